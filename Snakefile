@@ -1,0 +1,28 @@
+"""redecorate: replicate Melville (2005) from public data with one command.
+
+    snakemake --cores N                         # the thesis protocol (config/config.yaml)
+    snakemake --cores 2 --config scale=quick    # minutes, offline
+
+This file stays thin: it loads and validates the configuration, resolves the selected
+experiment files (workflow/rules/common.smk) and includes one rule file per concern. The
+science lives in the library (src/redecorate), the glue in scripts/.
+"""
+
+from snakemake.utils import min_version
+
+min_version("8.10")
+
+
+configfile: os.path.join(workflow.basedir, "config", "config.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/passive.smk"
+include: "workflow/rules/aggregate.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        all_targets(),

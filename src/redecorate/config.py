@@ -1,0 +1,193 @@
+"""Loading YAML configuration files with JSON-schema validation and readable errors.
+
+Every configuration file of the workflow (``config/*.yaml``, ``config/experiments/*.yaml``,
+the dataset registry) goes through :func:`load_yaml_validated`, so a mistake in any of them
+is reported the same way: the file, the line, the key path (``datasets.anneal.openml_id``)
+and what the schema expected. A typo caught here costs seconds; caught inside a cluster
+job it costs hours.
+
+Two deliberate strictnesses beyond plain ``yaml.safe_load``:
+
+* a key repeated in one mapping is an error (PyYAML silently keeps the last one, which would
+  make a duplicated registry entry override the first without a word);
+* an empty file is validated as ``{}`` so the schema's ``required`` list explains what is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+__all__ = ["ConfigError", "format_key_path", "load_yaml", "load_yaml_validated"]
+
+_MAX_REPORTED_ERRORS = 10
+
+
+class ConfigError(ValueError):
+    """A configuration file cannot be read, or does not match its schema."""
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe loader that rejects a key repeated within one mapping."""
+
+
+def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: dict[Hashable, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if isinstance(key, Hashable) and key in seen:
+            raise yaml.constructor.ConstructorError(
+                "while constructing a mapping",
+                node.start_mark,
+                f"found duplicate key {key!r} (first on line {seen[key] + 1})",
+                key_node.start_mark,
+            )
+        if isinstance(key, Hashable):
+            seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping
+)
+
+
+def format_key_path(path: Iterable[Any]) -> str:
+    """``['datasets', 'anneal', 'openml_id']`` -> ``datasets.anneal.openml_id``; list items as ``[i]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
+    """Parse YAML text into data and its node tree (for line numbers)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: file not found; fix: check the path (relative paths are "
+                          f"resolved against the working directory {Path.cwd()})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc})") from None
+    try:
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - SafeLoader subclass
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+        problem = exc.problem or exc.context or "invalid YAML"
+        context = f" ({exc.context})" if exc.context and exc.problem else ""
+        raise ConfigError(f"{where}: YAML syntax error: {problem}{context}; fix: correct the "
+                          "YAML at that line (indentation, a missing ':' or an unclosed quote or "
+                          "bracket are the usual causes)") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: YAML syntax error: {exc}") from None
+    return data, node
+
+
+def load_yaml(path: str | Path) -> Any:
+    """Read a YAML file strictly (duplicate keys rejected), raising :class:`ConfigError`."""
+    data, _ = _read_yaml(Path(path))
+    return data
+
+
+def _line_of(node: yaml.Node | None, key_path: Iterable[Any]) -> int | None:
+    """1-based line of the node at ``key_path`` (or of its deepest existing ancestor)."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for part in key_path:
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if str(key_node.value) == str(part):
+                    node = value_node
+                    line = key_node.start_mark.line + 1
+                    break
+            else:
+                return line
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            return line
+    return line
+
+
+def _load_schema(schema_path: Path) -> dict[str, Any]:
+    """Read and check a schema, so a broken schema is not mistaken for a broken config."""
+    schema = load_yaml(schema_path)
+    if not isinstance(schema, dict):
+        raise ConfigError(f"{schema_path}: a JSON schema must be a mapping, got {type(schema).__name__}")
+    try:
+        jsonschema.validators.validator_for(schema).check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise ConfigError(f"{schema_path}: invalid JSON schema at "
+                          f"{format_key_path(exc.absolute_path)}: {exc.message}") from None
+    return schema
+
+
+def _describe(err: jsonschema.ValidationError) -> str:
+    """The schema's complaint, made useful for ``anyOf``/``oneOf`` and kept to a sane length.
+
+    jsonschema reports a failed alternative as "<whole instance> is not valid under any of the
+    given schemas", which names neither the key nor the fix. Alternatives that carry a
+    ``description`` are listed instead; otherwise the most relevant sub-error is shown.
+    """
+    if err.validator in {"anyOf", "oneOf"} and isinstance(err.validator_value, list):
+        described = [s.get("description") for s in err.validator_value if isinstance(s, dict)]
+        if described and all(described):
+            verb = "exactly one of" if err.validator == "oneOf" else "one of"
+            return f"expected {verb}: " + "; or ".join(str(d) for d in described)
+        if err.context:
+            best = jsonschema.exceptions.best_match(err.context)
+            rel = format_key_path(best.relative_path) if best.relative_path else ""
+            return (f"{rel}: " if rel else "") + _shorten(best.message)
+    message = _shorten(err.message)
+    description = err.schema.get("description") if isinstance(err.schema, dict) else None
+    if description and err.validator in {"pattern", "enum", "const", "type", "format"}:
+        message += f" (expected: {description})"
+    return message
+
+
+def _shorten(text: str, limit: int = 300) -> str:
+    """Cut a message that embeds a large instance repr."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def load_yaml_validated(path: str | Path, schema_path: str | Path) -> dict[str, Any]:
+    """Load a YAML mapping and validate it against a JSON schema written in YAML.
+
+    Raises :class:`ConfigError` whose message names the file, the line, the key path and the
+    schema's complaint for every violation (up to ten), e.g.
+    ``config/datasets.yaml:12: datasets.anneal.openml_id: 'two' is not of type 'integer'``.
+    Defaults declared in the schema are *not* filled in: callers own their defaults.
+    """
+    path, schema_path = Path(path), Path(schema_path)
+    schema = _load_schema(schema_path)
+    data, node = _read_yaml(path)
+    if data is None:
+        data = {}
+    validator_cls = jsonschema.validators.validator_for(schema)
+    validator = validator_cls(schema, format_checker=validator_cls.FORMAT_CHECKER)
+    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        lines = []
+        for err in errors[:_MAX_REPORTED_ERRORS]:
+            line = _line_of(node, err.absolute_path)
+            where = f"{path}:{line}" if line is not None else str(path)
+            lines.append(f"{where}: {format_key_path(err.absolute_path)}: {_describe(err)}")
+        more = len(errors) - _MAX_REPORTED_ERRORS
+        if more > 0:
+            lines.append(f"... and {more} more")
+        raise ConfigError(
+            f"{path} does not match its schema {schema_path}:\n  " + "\n  ".join(lines)
+            + "\nfix: correct the values above (the schema file documents every key)"
+        )
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level, got {type(data).__name__}")
+    return data

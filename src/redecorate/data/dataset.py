@@ -1,0 +1,169 @@
+"""The typed dataset every experiment consumes.
+
+A :class:`Dataset` keeps the attribute types of the ARFF header rather than a numeric
+matrix: DECORATE samples artificial nominal values from the *declared* domain (so values
+absent from a training sample keep non-zero probability), C4.5 makes multiway splits on
+nominal attributes, and the noise injectors replace values within the declared domain.
+All of them need nominal columns as :class:`pandas.Categorical` whose categories are the
+full declared value list in declared order. Learners that need numbers one-hot encode inside
+their own pipelines, never here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from redecorate.data.errors import DatasetError
+
+REGISTRY_HINT = "config/datasets.yaml"
+
+
+@dataclass
+class Dataset:
+    """A classification dataset with typed attributes and its provenance.
+
+    Attributes:
+        name: registry key (or file stem) used in records, tables and file names.
+        X: one column per attribute; nominal columns are ``Categorical`` with the declared
+            domain as categories, numeric columns are ``float64``; missing values are NaN.
+        y: the class, ``Categorical`` with the declared class values as categories.
+        source: human-readable provenance (file, URL, bundled loader) for reports.
+        sha256: checksum of the file the data came from, when there was one.
+        n_missing_class_dropped: rows removed at load time because their class was missing
+            (Weka's ``deleteWithMissingClass``); kept so reports can explain size gaps.
+        notes: other load-time decisions worth reporting (e.g. dropped string attributes).
+        weights: per-instance weights from an ARFF ``{w}`` suffix, or None when all are 1.
+    """
+
+    name: str
+    X: pd.DataFrame
+    y: pd.Series
+    source: str
+    sha256: str | None = None
+    n_missing_class_dropped: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    weights: np.ndarray | None = None
+
+    # -- summaries ----------------------------------------------------------------------
+    @property
+    def n_instances(self) -> int:
+        """Number of rows (after rows with a missing class were dropped)."""
+        return len(self.y)
+
+    @property
+    def class_counts(self) -> pd.Series:
+        """Count per declared class value, in declared order, zeros included."""
+        return self.y.value_counts(sort=False).reindex(self.y.cat.categories, fill_value=0)
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes *present*: the thesis's counts, and what learners can predict."""
+        return int((self.class_counts > 0).sum())
+
+    @property
+    def class_name(self) -> str:
+        """Name of the class attribute (the ``y`` series name)."""
+        return str(self.y.name)
+
+    @property
+    def nominal_attributes(self) -> list[str]:
+        """Names of the nominal (categorical) attributes, in column order."""
+        return [c for c, dt in self.X.dtypes.items() if isinstance(dt, pd.CategoricalDtype)]
+
+    @property
+    def numeric_attributes(self) -> list[str]:
+        """Names of the numeric attributes, in column order."""
+        return [c for c, dt in self.X.dtypes.items() if not isinstance(dt, pd.CategoricalDtype)]
+
+    # -- validation ---------------------------------------------------------------------
+    def check(
+        self,
+        expected_instances: int | None = None,
+        expected_classes: int | None = None,
+        expected_attributes: int | None = None,
+    ) -> Dataset:
+        """Raise :class:`DatasetError` unless the dataset is usable and has the expected shape.
+
+        The registry records the sizes of the versions the dissertation used; a mismatch
+        means a different version of the data (OpenML's colic, say) or a wrong class
+        attribute, either of which would silently change every number downstream.
+        Returns ``self`` so loaders can ``return dataset.check(...)``.
+        """
+        counts = self.class_counts
+        present = [str(v) for v, n in counts.items() if n > 0]
+        if not present:
+            raise DatasetError(
+                f"dataset {self.name!r} has no instance with a class value "
+                f"(class attribute {self.class_name!r}, source {self.source}): classification "
+                f"needs labelled data; check the class attribute (class_attribute in {REGISTRY_HINT})"
+            )
+        if len(present) < 2:
+            raise DatasetError(
+                f"dataset {self.name!r} has a single class {present[0]!r} present "
+                f"(class attribute {self.class_name!r}, {self.n_instances} instances, "
+                f"source {self.source}): classification needs at least two; check the class "
+                f"attribute (class_attribute in {REGISTRY_HINT})"
+            )
+        if expected_instances is not None and self.n_instances != expected_instances:
+            dropped = (
+                f" after dropping {self.n_missing_class_dropped} rows with a missing class"
+                if self.n_missing_class_dropped
+                else ""
+            )
+            raise DatasetError(
+                f"dataset {self.name!r} has {self.n_instances} instances{dropped}, expected "
+                f"{expected_instances} (source {self.source}): this is probably a different "
+                f"version of the data; use the file the registry names, or update 'instances' "
+                f"for {self.name!r} in {REGISTRY_HINT} if the new version is intended"
+            )
+        if expected_classes is not None and self.n_classes != expected_classes:
+            raise DatasetError(
+                f"dataset {self.name!r} has {self.n_classes} classes present "
+                f"({', '.join(present)}), expected {expected_classes} (class attribute "
+                f"{self.class_name!r}, source {self.source}): check class_attribute for "
+                f"{self.name!r} in {REGISTRY_HINT}, or update 'classes' if the data changed"
+            )
+        if expected_attributes is not None and self.X.shape[1] != expected_attributes:
+            raise DatasetError(
+                f"dataset {self.name!r} has {self.X.shape[1]} attributes besides the class, "
+                f"expected {expected_attributes} (source {self.source}): this is probably a "
+                f"different version of the data (OpenML copies sometimes carry extra "
+                f"attributes); use the mirror file, set drop_attributes, or update 'attributes' "
+                f"for {self.name!r} in {REGISTRY_HINT}"
+            )
+        return self
+
+    # -- derived datasets ---------------------------------------------------------------
+    def subset(self, rows: Sequence[int] | np.ndarray) -> Dataset:
+        """Rows by position, keeping declared categories (a fold may lack a class or value)."""
+        idx = np.asarray(rows, dtype=np.intp)
+        return replace(
+            self,
+            X=self.X.iloc[idx].reset_index(drop=True),
+            y=self.y.iloc[idx].reset_index(drop=True),
+            weights=None if self.weights is None else self.weights[idx],
+        )
+
+    def drop_attributes(self, names: Sequence[str]) -> Dataset:
+        """A copy without the named attributes, noting the drop in ``notes``.
+
+        Raises :class:`DatasetError` for a name that is not an attribute, because a typo in
+        the registry must not silently keep an attribute the experiment meant to remove.
+        """
+        if not names:
+            return self
+        unknown = [n for n in names if n not in self.X.columns]
+        if unknown:
+            raise DatasetError(
+                f"dataset {self.name!r} has no attribute(s) {unknown} to drop (attributes: "
+                f"{list(self.X.columns)}); fix drop_attributes for {self.name!r} in {REGISTRY_HINT}"
+            )
+        return replace(
+            self,
+            X=self.X.drop(columns=list(names)),
+            notes=(*self.notes, f"dropped attributes {list(names)} as configured"),
+        )

@@ -1,0 +1,192 @@
+"""Bagging (Breiman 1996; dissertation §2.2) and the helpers every ensemble here shares.
+
+Each member is trained on a *bootstrap replicate*: ``m`` examples drawn with replacement
+from the ``m`` training examples. The dissertation describes Bagging's prediction as a
+majority vote, but the experiments ran Weka's ``meta.Bagging``, which averages the
+members' class distributions; ``voting="soft"`` (the default) reproduces Weka and
+``voting="hard"`` gives the textbook vote (also what the QBag margin of chapter 6 counts).
+
+Sample weights are honoured the way Weka's ``Instances.resampleWithWeights`` honours
+them: the bootstrap is drawn with probabilities proportional to the weights and every
+drawn copy then carries weight 1. Weighting therefore changes *which* examples a member
+sees, never the weight its base learner sees, so J48's weight-summing rules
+(``min_instances``) behave exactly as on an unweighted replicate.
+
+The shared helpers at the bottom of this module (seed handling, the lazily imported J48
+default, cloning a member with its own seed) are used by DECORATE, AdaBoost.M1 and
+Random Forests as well.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import clone
+
+from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
+from redecorate.learners.features import FeatureSchema
+
+__all__ = [
+    "Bagging",
+    "as_seed_sequence",
+    "check_positive_int",
+    "combine_members",
+    "bootstrap_indices",
+    "default_base_estimator",
+    "fit_bootstrap_members",
+    "member_seed",
+    "new_member",
+]
+
+
+class Bagging(EncodedClassifier):
+    """Bootstrap aggregation of any base learner (J48 unless told otherwise).
+
+    Parameters
+    ----------
+    base_estimator:
+        The learner to bag; ``None`` means Weka-default ``J48()`` (the thesis setting).
+        Project learners are fitted on the encoded data; any scikit-learn classifier works
+        through :func:`~redecorate.learners.base.fit_member`.
+    n_estimators:
+        Number of bootstrap replicates, hence of members (15 in the thesis).
+    voting:
+        ``"soft"`` averages member class probabilities (Weka's Bagging, used for the
+        thesis tables); ``"hard"`` returns the share of member votes per class (the
+        "majority vote" of §2.2).
+    random_state:
+        ``int``, :class:`numpy.random.SeedSequence`, ``None`` or a numpy generator. Member
+        ``i`` draws its replicate and its own base-learner seed from the ``i``-th child of
+        this seed, so the first ``n`` members are identical whatever ``n_estimators`` is.
+
+    Attributes
+    ----------
+    estimators_: list of fitted members.
+    estimators_samples_: list of the bootstrap index arrays (length ``m`` each).
+    """
+
+    def __init__(self, base_estimator=None, n_estimators: int = 15, voting: str = "soft",
+                 random_state=None):
+        self.base_estimator = base_estimator
+        self.n_estimators = n_estimators
+        self.voting = voting
+        self.random_state = random_state
+
+    def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int) -> None:
+        check_positive_int(self.n_estimators, "n_estimators")
+        if self.voting not in ("soft", "hard"):
+            raise ValueError(f"voting must be 'soft' or 'hard', got {self.voting!r}")
+        base = default_base_estimator() if self.base_estimator is None else self.base_estimator
+        self.estimators_, self.estimators_samples_ = fit_bootstrap_members(
+            base, X, y, sample_weight, schema, n_classes, self.n_estimators,
+            as_seed_sequence(self.random_state),
+        )
+        self.n_classes_ = n_classes
+
+    def _proba_encoded(self, X) -> np.ndarray:
+        return combine_members(self.estimators_, X, self.n_classes_, self.voting)
+
+
+def combine_members(estimators, X: np.ndarray, n_classes: int, voting: str = "soft") -> np.ndarray:
+    """Average member probabilities (``soft``) or vote shares (``hard``) on encoded ``X``.
+
+    Hard votes go to each member's most probable class, ties to the first class (as
+    Weka's ``classifyInstance`` breaks them).
+    """
+    out = np.zeros((X.shape[0], n_classes))
+    rows = np.arange(X.shape[0])
+    for est in estimators:
+        p = member_proba(est, X)
+        if voting == "hard":
+            out[rows, np.argmax(p, axis=1)] += 1.0
+        else:
+            out += p
+    out /= len(estimators)
+    return out
+
+
+def fit_bootstrap_members(base, X, y, sample_weight, schema, n_classes, n_estimators,
+                          seed: np.random.SeedSequence):
+    """Fit ``n_estimators`` clones of ``base``, each on its own bootstrap replicate.
+
+    Returns ``(members, replicate_indices)``. Members are trained with unit weights on the
+    drawn copies (Weka's resampleWithWeights), see the module docstring.
+    """
+    members, samples = [], []
+    for child in seed.spawn(n_estimators):
+        draw_seed, learner_seed = child.spawn(2)
+        idx = bootstrap_indices(sample_weight, np.random.default_rng(draw_seed))
+        est = new_member(base, learner_seed)
+        fit_member(est, X[idx], y[idx], np.ones(idx.size), schema, n_classes)
+        members.append(est)
+        samples.append(idx)
+    return members, samples
+
+
+def bootstrap_indices(sample_weight: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Indices of one bootstrap replicate: ``m`` draws with replacement, P(j) ∝ weight j."""
+    w = np.asarray(sample_weight, dtype=np.float64)
+    m = w.size
+    total = w.sum()
+    if not np.isfinite(total) or total <= 0 or (w < 0).any():
+        raise ValueError("bootstrap sampling needs non-negative sample weights with a positive sum")
+    if np.all(w == w[0]):
+        return rng.integers(0, m, size=m)
+    return rng.choice(m, size=m, replace=True, p=w / total)
+
+
+# -- helpers shared by the ensembles ------------------------------------------------------
+def as_seed_sequence(random_state) -> np.random.SeedSequence:
+    """Turn ``random_state`` into a *fresh* :class:`~numpy.random.SeedSequence`.
+
+    A SeedSequence passed in is copied (same entropy and spawn key, spawn counter reset),
+    because ``spawn`` mutates its argument and a refit must see the same children: that is
+    what makes every learner bit-identical on refit. ``None`` draws fresh OS entropy
+    (non-deterministic, like scikit-learn).
+    """
+    if random_state is None:
+        return np.random.SeedSequence()
+    if isinstance(random_state, np.random.SeedSequence):
+        return np.random.SeedSequence(
+            random_state.entropy, spawn_key=random_state.spawn_key,
+            pool_size=random_state.pool_size,
+        )
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return np.random.SeedSequence(int(random_state))
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(int(random_state.integers(2**63)))
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.SeedSequence(int(random_state.randint(2**31 - 1)))
+    raise ValueError(
+        f"random_state must be None, an int, a numpy SeedSequence or generator; got {random_state!r}"
+    )
+
+
+def member_seed(seed: np.random.SeedSequence) -> int:
+    """A 32-bit integer seed for a base learner (every scikit-learn estimator accepts it)."""
+    return int(seed.generate_state(1, dtype=np.uint32)[0])
+
+
+def new_member(base, seed: np.random.SeedSequence):
+    """An unfitted clone of ``base`` with its own seed when it has a ``random_state``.
+
+    Weka's ensembles reseed ``Randomizable`` members the same way; random trees depend on
+    it, deterministic learners (default J48) simply ignore it.
+    """
+    est = clone(base)
+    if "random_state" in est.get_params(deep=False):
+        est.set_params(random_state=member_seed(seed))
+    return est
+
+
+def default_base_estimator():
+    """Weka-default J48, the base learner of every thesis experiment (imported lazily)."""
+    from redecorate.learners.j48 import J48
+
+    return J48()
+
+
+def check_positive_int(value, name: str) -> None:
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")

@@ -1,0 +1,163 @@
+"""The scikit-learn face shared by every learner of the project.
+
+Every learner implements two private methods on the encoded representation
+(:mod:`redecorate.learners.features`):
+
+``_fit_encoded(X, y, sample_weight, schema, n_classes)``
+    ``X`` float64 (nominal codes, NaN missing), ``y`` int class codes in ``[0, n_classes)``.
+``_proba_encoded(X) -> (n, n_classes)``
+
+Ensembles call these on their members directly, so a training set is validated and
+encoded once per ensemble rather than once per member, and every member sees the full
+class list even when a bootstrap sample or a tiny learning-curve prefix lacks a class.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    _check_feature_names,
+    _check_n_features,
+    _check_sample_weight,
+    check_is_fitted,
+    validate_data,
+)
+
+from redecorate.learners.features import FeatureSchema
+
+
+def _has_nominal(X) -> bool:
+    return isinstance(X, pd.DataFrame) and any(
+        isinstance(dt, pd.CategoricalDtype) for dt in X.dtypes
+    )
+
+
+def _encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
+    """Class list and integer codes.
+
+    A pandas Categorical target keeps its full declared class list (as Weka does with
+    the ARFF header): a class absent from a small training sample still exists for the
+    model, which matters for DECORATE's inverse labelling and for Laplace estimates.
+    Any other target uses the sorted labels present, as scikit-learn expects.
+    """
+    if isinstance(y, pd.Series | pd.Categorical) and isinstance(y.dtype, pd.CategoricalDtype):
+        cat = pd.Categorical(y)
+        if (cat.codes < 0).any():
+            raise ValueError("y contains missing class labels: drop those rows before fitting")
+        return np.asarray(cat.categories), cat.codes.astype(np.int64)
+    y = np.asarray(y)
+    check_classification_targets(y)
+    if pd.isna(y).any():
+        raise ValueError("y contains missing class labels: drop those rows before fitting")
+    classes, codes = np.unique(y, return_inverse=True)
+    return classes, codes.astype(np.int64)
+
+
+class EncodedClassifier(ClassifierMixin, BaseEstimator):
+    """Base class: input validation, label encoding and the encoded fit/predict protocol."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+    # -- input handling -------------------------------------------------------------
+    def _validate_X(self, X, *, reset: bool) -> np.ndarray:
+        if _has_nominal(X):
+            _check_feature_names(self, X, reset=reset)
+            _check_n_features(self, X, reset=reset)
+            if reset:
+                self.feature_schema_ = FeatureSchema.from_input(X)
+            if X.shape[0] == 0:
+                raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % X.shape[1])
+            return self.feature_schema_.encode(X)
+        arr = validate_data(
+            self, X, reset=reset, dtype=np.float64, ensure_all_finite="allow-nan"
+        )
+        if reset:
+            if isinstance(X, pd.DataFrame):
+                self.feature_schema_ = FeatureSchema(
+                    tuple(str(c) for c in X.columns), tuple([None] * X.shape[1])
+                )
+            else:
+                self.feature_schema_ = FeatureSchema.from_input(arr)
+        return arr
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit on a DataFrame (Categorical = nominal) or a numeric array; NaN = missing."""
+        Xe = self._validate_X(X, reset=True)
+        y_in = y
+        y = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            raise ValueError("y should be a 1d array, got an array of shape %s instead." % (y.shape,))
+        if len(y) != Xe.shape[0]:
+            raise ValueError(
+                f"Found input variables with inconsistent numbers of samples: [{Xe.shape[0]}, {len(y)}]"
+            )
+        self.classes_, y_codes = _encode_labels(y_in)
+        w = _check_sample_weight(sample_weight, Xe, dtype=np.float64)
+        if sample_weight is None:
+            w = np.ones(Xe.shape[0], dtype=np.float64)
+        self._fit_encoded(Xe, y_codes.astype(np.int64), w, self.feature_schema_, len(self.classes_))
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        check_is_fitted(self, "classes_")
+        Xe = self._validate_X(X, reset=False)
+        return self._proba_encoded(Xe)
+
+    def predict(self, X) -> np.ndarray:
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    # -- the encoded protocol (subclasses) -------------------------------------------
+    def _fit_encoded(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        sample_weight: np.ndarray,
+        schema: FeatureSchema,
+        n_classes: int,
+    ) -> None:
+        raise NotImplementedError
+
+    def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+def fit_member(estimator, X, y, sample_weight, schema, n_classes):
+    """Fit a clone-ready member on encoded data, whatever kind of estimator it is.
+
+    Project learners take the encoded arrays directly; any other scikit-learn
+    classifier gets the decoded DataFrame (or array, when all attributes are numeric)
+    and its probabilities are mapped back onto the full class list.
+    """
+    if isinstance(estimator, EncodedClassifier):
+        estimator._fit_encoded(X, y, sample_weight, schema, n_classes)
+        estimator.classes_ = np.arange(n_classes)
+        estimator.feature_schema_ = schema
+        estimator.n_features_in_ = schema.n_features
+        return estimator
+    Xf = X if not schema.is_nominal.any() else schema.decode(X)
+    try:
+        estimator.fit(Xf, y, sample_weight=sample_weight)
+    except TypeError:
+        estimator.fit(Xf, y)
+    estimator._redecorate_schema = schema
+    estimator._redecorate_n_classes = n_classes
+    return estimator
+
+
+def member_proba(estimator, X: np.ndarray) -> np.ndarray:
+    """Class probabilities of a member fitted by :func:`fit_member`, on the full class list."""
+    if isinstance(estimator, EncodedClassifier):
+        return estimator._proba_encoded(X)
+    schema = estimator._redecorate_schema
+    Xf = X if not schema.is_nominal.any() else schema.decode(X)
+    p = estimator.predict_proba(Xf)
+    out = np.zeros((X.shape[0], estimator._redecorate_n_classes))
+    out[:, np.asarray(estimator.classes_, dtype=np.int64)] = p
+    return out

@@ -1,0 +1,882 @@
+"""Compiled C4.5 release 8 tree induction, pruning and prediction (the engine behind J48).
+
+The algorithm follows Quinlan (1993) with the continuous-attribute refinements of
+Quinlan (1996), in the form Weka 3.6's J48 implements them, because every table of the
+dissertation was produced with that implementation:
+
+* a node is a leaf when its weight is below ``2 * min_instances`` or it is pure;
+* candidate splits: multiway on nominal attributes (at least two branches holding
+  ``min_instances``), binary on numeric ones with C4.5's minimum-split rule
+  (``0.1 * weight / n_classes`` clipped to ``[min_instances, 25]``) and only between
+  values more than 1e-5 apart;
+* information gain is scaled by the known fraction, numeric gains lose the MDL penalty
+  ``log2(#candidate thresholds) / weight``; the best gain ratio wins among attributes
+  whose gain is at least the average (minus 1e-3);
+* the threshold is moved down onto the largest value of the whole training set that
+  does not exceed the midpoint;
+* missing values travel as fractional instances, proportionally to the branch weights;
+* the tree is collapsed where a subtree does not reduce training error, then pruned
+  bottom-up with the pessimistic (upper confidence limit) error estimate and subtree
+  raising of the largest branch.
+
+Comparisons use Weka's tolerance of 1e-6 (``Utils.SMALL``) so that near-ties resolve the
+same way. Everything here is ``numba``-compiled with an on-disk cache: one fit is one
+call, with no Python per node.
+
+Tree layout while growing: parallel typed lists indexed by node id (``att`` = split
+attribute or -1 for a leaf, ``split`` = numeric threshold, ``child0`` = id of the first of
+``nbags`` consecutive children, ``empty`` = leaf that received no training weight,
+``dist`` = per-branch class weights, one row per branch).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, types
+from numba.typed import List
+
+SMALL = 1e-6
+LOG2 = math.log(2.0)
+
+_F2D = types.float64[:, :]
+
+
+@njit(cache=True, inline="always")
+def _gr(a, b):
+    return a - b > 1e-6
+
+
+@njit(cache=True, inline="always")
+def _eq(a, b):
+    return (a - b < 1e-6) and (b - a < 1e-6)
+
+
+@njit(cache=True, inline="always")
+def _log_func(num):
+    if num < 1e-6:
+        return 0.0
+    return num * math.log(num) / 0.6931471805599453
+
+
+@njit(cache=True)
+def _ent_of_counts(counts):
+    """Unnormalised entropy ``N*H`` of one vector of class weights."""
+    tot = 0.0
+    acc = 0.0
+    for j in range(counts.shape[0]):
+        tot += counts[j]
+        acc += _log_func(counts[j])
+    return _log_func(tot) - acc
+
+
+@njit(cache=True)
+def _new_ent(dist):
+    """Unnormalised conditional entropy of the classes given the branch."""
+    acc = 0.0
+    for i in range(dist.shape[0]):
+        bag = 0.0
+        for j in range(dist.shape[1]):
+            acc += _log_func(dist[i, j])
+            bag += dist[i, j]
+        acc -= _log_func(bag)
+    return -acc
+
+
+@njit(cache=True)
+def _split_ent(dist, total_with_unknown):
+    """Split information with the unknown-valued weight as an extra branch."""
+    known = dist.sum()
+    if not (known - 0.0 > 1e-6):
+        return 0.0
+    acc = 0.0
+    for i in range(dist.shape[0]):
+        bag = 0.0
+        for j in range(dist.shape[1]):
+            bag += dist[i, j]
+        acc -= _log_func(bag)
+    acc -= _log_func(total_with_unknown - known)
+    acc += _log_func(total_with_unknown)
+    return acc
+
+
+@njit(cache=True)
+def _info_gain(dist, total_with_unknown, old_ent):
+    known = dist.sum()
+    unknown_rate = (total_with_unknown - known) / total_with_unknown
+    numerator = (1.0 - unknown_rate) * (old_ent - _new_ent(dist))
+    if _eq(numerator, 0.0):
+        return 0.0
+    return numerator / known
+
+
+@njit(cache=True)
+def _gain_ratio(dist, total_with_unknown, gain):
+    denom = _split_ent(dist, total_with_unknown)
+    if _eq(denom, 0.0):
+        return 0.0
+    denom = denom / total_with_unknown
+    return gain / denom
+
+
+@njit(cache=True)
+def _max_class(per_class):
+    best = 0.0
+    idx = 0
+    for j in range(per_class.shape[0]):
+        if _gr(per_class[j], best):
+            best = per_class[j]
+            idx = j
+    return idx
+
+
+@njit(cache=True)
+def _class_totals(dist):
+    k = dist.shape[1]
+    out = np.zeros(k)
+    for i in range(dist.shape[0]):
+        for j in range(k):
+            out[j] += dist[i, j]
+    return out
+
+
+@njit(cache=True)
+def _num_incorrect(dist):
+    pc = _class_totals(dist)
+    return pc.sum() - pc[_max_class(pc)]
+
+
+@njit(cache=True)
+def _norm_inverse_upper(cf):
+    """z such that P(Z > z) = cf, by bisection on erfc (cf in (0, 0.5])."""
+    lo = 0.0
+    hi = 10.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if 0.5 * math.erfc(mid / math.sqrt(2.0)) > cf:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+@njit(cache=True)
+def _add_errs_normal(n, e, z):
+    """Upper-limit errors for e >= 1 by the normal approximation with continuity correction."""
+    if e + 0.5 >= n:
+        return max(n - e, 0.0)
+    f = (e + 0.5) / n
+    r = (f + (z * z) / (2.0 * n) + z * math.sqrt((f / n) - (f * f / n) + (z * z / (4.0 * n * n)))) / (
+        1.0 + (z * z) / n
+    )
+    return (r * n) - e
+
+
+@njit(cache=True)
+def _add_errs(n, e, cf, z):
+    """Pessimistic extra errors: upper confidence limit of the binomial (C4.5's U_CF).
+
+    Below one error the exact e = 0 limit ``n * (1 - cf**(1/n))`` is interpolated
+    linearly towards the value at e = 1, as C4.5 does.
+    """
+    if cf > 0.5:
+        return 0.0
+    if e < 1.0:
+        base = n * (1.0 - cf ** (1.0 / n))
+        if e == 0.0:
+            return base
+        return base + e * (_add_errs_normal(n, 1.0, z) - base)
+    return _add_errs_normal(n, e, z)
+
+
+@njit(cache=True)
+def _estimated_errors_dist(dist, cf, z):
+    total = dist.sum()
+    if _eq(total, 0.0):
+        return 0.0
+    wrong = _num_incorrect(dist)
+    return wrong + _add_errs(total, wrong, cf, z)
+
+
+# ---------------------------------------------------------------------------------------
+# split evaluation
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj):
+    """Return (valid, gain, ratio, dist) for a multiway split on nominal attribute a."""
+    dist = np.zeros((nvals, k))
+    for t in range(idx.shape[0]):
+        v = X[idx[t], a]
+        if not np.isnan(v):
+            dist[int(v), y[idx[t]]] += wt[t]
+    ok = 0
+    for i in range(nvals):
+        bag = 0.0
+        for j in range(k):
+            bag += dist[i, j]
+        if min_obj - bag < 1e-6:
+            ok += 1
+    if ok <= 1:
+        return False, 0.0, 0.0, dist
+    old = _ent_of_counts(_class_totals(dist))
+    gain = _info_gain(dist, total, old)
+    ratio = _gain_ratio(dist, total, gain)
+    return True, gain, ratio, dist
+
+
+@njit(cache=True)
+def _eval_numeric(X, y, idx, wt, a, k, total, min_obj, use_mdl, random_mode):
+    """Return (valid, gain, ratio, threshold, dist) for the best binary split on a."""
+    n = idx.shape[0]
+    vals = np.empty(n)
+    nk = 0
+    for t in range(n):
+        v = X[idx[t], a]
+        if not np.isnan(v):
+            vals[nk] = v
+            nk += 1
+    dist = np.zeros((2, k))
+    if nk < 2:
+        return False, 0.0, 0.0, 0.0, dist
+    known_pos = np.empty(nk, dtype=np.int64)
+    c = 0
+    for t in range(n):
+        if not np.isnan(X[idx[t], a]):
+            known_pos[c] = t
+            c += 1
+    order = np.argsort(vals[:nk], kind="mergesort")
+    sv = np.empty(nk)
+    sy = np.empty(nk, dtype=np.int64)
+    sw = np.empty(nk)
+    for r in range(nk):
+        t = known_pos[order[r]]
+        sv[r] = vals[order[r]]
+        sy[r] = y[idx[t]]
+        sw[r] = wt[t]
+    for r in range(nk):
+        dist[1, sy[r]] += sw[r]
+    known_total = dist.sum()
+    if random_mode:
+        min_split = min_obj
+    else:
+        min_split = 0.1 * known_total / k
+        if min_split - min_obj < 1e-6:
+            min_split = min_obj
+        elif min_split - 25.0 > 1e-6:
+            min_split = 25.0
+        if 2.0 * min_split - nk > 1e-6:
+            return False, 0.0, 0.0, 0.0, dist
+    default_ent = _ent_of_counts(dist[1])
+    best_gain = 0.0
+    split_index = -1
+    n_index = 0
+    last = 0
+    bag0 = 0.0
+    bag1 = known_total
+    for nxt in range(1, nk):
+        if sv[nxt - 1] + 1e-5 < sv[nxt]:
+            for r in range(last, nxt):
+                dist[1, sy[r]] -= sw[r]
+                dist[0, sy[r]] += sw[r]
+                bag0 += sw[r]
+                bag1 -= sw[r]
+            if (min_split - bag0 < 1e-6) and (min_split - bag1 < 1e-6):
+                g = _info_gain(dist, total, default_ent)
+                if _gr(g, best_gain):
+                    best_gain = g
+                    split_index = nxt - 1
+                n_index += 1
+            last = nxt
+    if n_index == 0 or split_index < 0:
+        return False, 0.0, 0.0, 0.0, dist
+    if use_mdl:
+        best_gain = best_gain - (math.log(n_index) / LOG2) / total
+    if best_gain - 0.0 < 1e-6:
+        return False, 0.0, 0.0, 0.0, dist
+    thr = (sv[split_index + 1] + sv[split_index]) / 2.0
+    if thr == sv[split_index + 1]:
+        thr = sv[split_index]
+    dist[:, :] = 0.0
+    for r in range(nk):
+        if r <= split_index:
+            dist[0, sy[r]] += sw[r]
+        else:
+            dist[1, sy[r]] += sw[r]
+    ratio = _gain_ratio(dist, total, best_gain)
+    return True, best_gain, ratio, thr, dist
+
+
+@njit(cache=True)
+def _add_unknown(dist, X, y, idx, wt, a):
+    """Spread the weight of instances missing attribute a over the branches (Weka's
+    ``addInstWithUnknown``), so the stored distribution describes the whole node."""
+    nb = dist.shape[0]
+    probs = np.empty(nb)
+    tot = dist.sum()
+    for i in range(nb):
+        if _eq(tot, 0.0):
+            probs[i] = 1.0 / nb
+        else:
+            probs[i] = dist[i].sum() / tot
+    for t in range(idx.shape[0]):
+        if np.isnan(X[idx[t], a]):
+            cls = y[idx[t]]
+            for i in range(nb):
+                dist[i, cls] += probs[i] * wt[t]
+
+
+@njit(cache=True)
+def _split_point_on_data(all_sorted, thr):
+    """Largest training value not above the threshold (Weka's ``setSplitPoint``)."""
+    # all_sorted holds the distinct known values of the attribute over the full training set
+    lo = 0
+    hi = all_sorted.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if all_sorted[mid] - thr < 1e-6:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == 0:
+        return -1.7976931348623157e308
+    return all_sorted[lo - 1]
+
+
+@njit(cache=True)
+def _which_subset(v, att_is_nominal, thr):
+    if np.isnan(v):
+        return -1
+    if att_is_nominal:
+        return int(v)
+    if v <= thr:
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def _split_data(X, idx, wt, a, att_is_nominal, thr, dist):
+    """Partition (idx, wt) by the split, sending missing values fractionally."""
+    nb = dist.shape[0]
+    tot = dist.sum()
+    props = np.empty(nb)
+    for i in range(nb):
+        props[i] = dist[i].sum() / tot if tot > 0 else 1.0 / nb
+    counts = np.zeros(nb, dtype=np.int64)
+    n = idx.shape[0]
+    sub = np.empty(n, dtype=np.int64)
+    for t in range(n):
+        s = _which_subset(X[idx[t], a], att_is_nominal, thr)
+        sub[t] = s
+        if s >= 0:
+            counts[s] += 1
+        else:
+            for i in range(nb):
+                if props[i] > 1e-6:
+                    counts[i] += 1
+    out_idx = List()
+    out_wt = List()
+    for i in range(nb):
+        out_idx.append(np.empty(counts[i], dtype=np.int64))
+        out_wt.append(np.empty(counts[i]))
+    fill = np.zeros(nb, dtype=np.int64)
+    for t in range(n):
+        s = sub[t]
+        if s >= 0:
+            out_idx[s][fill[s]] = idx[t]
+            out_wt[s][fill[s]] = wt[t]
+            fill[s] += 1
+        else:
+            for i in range(nb):
+                if props[i] > 1e-6:
+                    out_idx[i][fill[i]] = idx[t]
+                    out_wt[i][fill[i]] = wt[t] * props[i]
+                    fill[i] += 1
+    return out_idx, out_wt
+
+
+@njit(cache=True)
+def _reset_distribution(X, y, idx, wt, a, att_is_nominal, thr, nb, k):
+    """The split's class distribution recomputed from new data (for pruning)."""
+    dist = np.zeros((nb, k))
+    for t in range(idx.shape[0]):
+        s = _which_subset(X[idx[t], a], att_is_nominal, thr)
+        if s >= 0:
+            dist[s, y[idx[t]]] += wt[t]
+    _add_unknown(dist, X, y, idx, wt, a)
+    return dist
+
+
+@njit(cache=True)
+def _leaf_dist(y, idx, wt, k):
+    dist = np.zeros((1, k))
+    for t in range(idx.shape[0]):
+        dist[0, y[idx[t]]] += wt[t]
+    return dist
+
+
+# ---------------------------------------------------------------------------------------
+# growing
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k):
+    """Choose the split of one node: returns (attribute or -1, threshold, dist)."""
+    d = X.shape[1]
+    node = _leaf_dist(y, idx, wt, k)
+    pc = node[0]
+    total = pc.sum()
+    none = (-1, 0.0, node)
+    if total < 2.0 * min_obj - 1e-6 or _eq(total, pc[_max_class(pc)]):
+        return none
+    if random_k > 0:
+        # Random-tree mode: K random candidate attributes, more if none has positive gain.
+        perm = np.random.permutation(d)
+        best_a = -1
+        best_g = 0.0
+        best_thr = 0.0
+        best_dist = node
+        tried = 0
+        for p in range(d):
+            a = perm[p]
+            if tried >= random_k and best_a >= 0:
+                break
+            tried += 1
+            if nom_sizes[a] > 0:
+                ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj)
+                thr = 0.0
+            else:
+                ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, a, k, total, min_obj, False, True)
+            if ok and _gr(g, best_g):
+                best_a = a
+                best_g = g
+                best_thr = thr
+                best_dist = dist
+        if best_a < 0:
+            return none
+        return best_a, best_thr, best_dist
+    valid = np.zeros(d, dtype=np.bool_)
+    gains = np.zeros(d)
+    ratios = np.zeros(d)
+    thrs = np.zeros(d)
+    dists = List()
+    avg = 0.0
+    n_valid = 0
+    for a in range(d):
+        if nom_sizes[a] > 0:
+            ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj)
+            thr = 0.0
+        else:
+            ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, a, k, total, min_obj, use_mdl, False)
+        dists.append(dist)
+        valid[a] = ok
+        gains[a] = g
+        ratios[a] = r
+        thrs[a] = thr
+        if ok and counts_for_avg[a]:
+            avg += g
+            n_valid += 1
+    if n_valid == 0:
+        return none
+    avg = avg / n_valid
+    best = -1
+    min_result = 0.0
+    for a in range(d):
+        if valid[a] and gains[a] >= avg - 1e-3 and _gr(ratios[a], min_result):
+            best = a
+            min_result = ratios[a]
+    if best < 0 or _eq(min_result, 0.0):
+        return none
+    return best, thrs[best], dists[best]
+
+
+@njit(cache=True)
+def _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
+    t_att.append(-1)
+    t_split.append(0.0)
+    t_child0.append(-1)
+    t_nb.append(0)
+    t_empty.append(0)
+    t_dist.append(np.zeros((1, k)))
+    return len(t_att) - 1
+
+
+@njit(cache=True)
+def _grow(X, y, w, k, nom_sizes, counts_for_avg, all_vals, all_off, min_obj, use_mdl, random_k,
+          t_att, t_split, t_child0, t_nb, t_empty, t_dist):
+    """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion)."""
+    _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k)
+    st_node = List.empty_list(types.int64)
+    st_idx = List.empty_list(types.int64[:])
+    st_wt = List.empty_list(types.float64[:])
+    st_node.append(0)
+    st_idx.append(np.arange(X.shape[0]))
+    st_wt.append(w.copy())
+    while len(st_node) > 0:
+        node = st_node.pop()
+        idx = st_idx.pop()
+        wt = st_wt.pop()
+        a, thr, dist = _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
+                                     random_k)
+        if a < 0:
+            t_dist[node] = dist
+            if _eq(dist.sum(), 0.0):
+                t_empty[node] = 1
+            continue
+        _add_unknown(dist, X, y, idx, wt, a)
+        nominal = nom_sizes[a] > 0
+        if not nominal and random_k == 0:
+            thr = _split_point_on_data(all_vals[all_off[a]:all_off[a + 1]], thr)
+        nb = dist.shape[0]
+        t_att[node] = a
+        t_split[node] = thr
+        t_nb[node] = nb
+        t_dist[node] = dist
+        sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, thr, dist)
+        first = len(t_att)
+        for i in range(nb):
+            _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k)
+        t_child0[node] = first
+        for i in range(nb - 1, -1, -1):
+            st_node.append(first + i)
+            st_idx.append(sub_idx[i])
+            st_wt.append(sub_wt[i])
+
+
+# ---------------------------------------------------------------------------------------
+# collapsing and pruning
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _subtree_sum(node, t_att, t_child0, t_nb, t_dist, estimated, cf, z):
+    """Sum over the leaves below node of training errors (or pessimistic estimates)."""
+    stack = List.empty_list(types.int64)
+    stack.append(node)
+    s = 0.0
+    while len(stack) > 0:
+        n = stack.pop()
+        if t_att[n] < 0:
+            if estimated:
+                s += _estimated_errors_dist(t_dist[n], cf, z)
+            else:
+                s += _num_incorrect(t_dist[n])
+        else:
+            for i in range(t_nb[n]):
+                stack.append(t_child0[n] + i)
+    return s
+
+
+@njit(cache=True)
+def _collapse(t_att, t_child0, t_nb, t_dist):
+    """Turn into leaves the subtrees that do not reduce training error (top-down)."""
+    stack = List.empty_list(types.int64)
+    stack.append(0)
+    while len(stack) > 0:
+        node = stack.pop()
+        if t_att[node] < 0:
+            continue
+        sub = _subtree_sum(node, t_att, t_child0, t_nb, t_dist, False, 0.25, 0.0)
+        here = _num_incorrect(t_dist[node])
+        if sub >= here - 1e-3:
+            t_att[node] = -1
+        else:
+            for i in range(t_nb[node]):
+                stack.append(t_child0[node] + i)
+
+
+@njit(cache=True)
+def _estimated_errors_branch(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child0, t_nb,
+                             cf, z):
+    """Pessimistic errors if the given data were classified by the subtree below node."""
+    st_node = List.empty_list(types.int64)
+    st_idx = List.empty_list(types.int64[:])
+    st_wt = List.empty_list(types.float64[:])
+    st_node.append(node)
+    st_idx.append(idx)
+    st_wt.append(wt)
+    s = 0.0
+    while len(st_node) > 0:
+        n = st_node.pop()
+        i_ = st_idx.pop()
+        w_ = st_wt.pop()
+        a = t_att[n]
+        if a < 0:
+            s += _estimated_errors_dist(_leaf_dist(y, i_, w_, k), cf, z)
+            continue
+        nominal = nom_sizes[a] > 0
+        tmp = _reset_distribution(X, y, i_, w_, a, nominal, t_split[n], t_nb[n], k)
+        sub_idx, sub_wt = _split_data(X, i_, w_, a, nominal, t_split[n], tmp)
+        for i in range(t_nb[n]):
+            st_node.append(t_child0[n] + i)
+            st_idx.append(sub_idx[i])
+            st_wt.append(sub_wt[i])
+    return s
+
+
+@njit(cache=True)
+def _new_distribution(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty,
+                      t_dist):
+    """Recompute every distribution below node from new data (after subtree raising)."""
+    st_node = List.empty_list(types.int64)
+    st_idx = List.empty_list(types.int64[:])
+    st_wt = List.empty_list(types.float64[:])
+    st_node.append(node)
+    st_idx.append(idx)
+    st_wt.append(wt)
+    while len(st_node) > 0:
+        n = st_node.pop()
+        i_ = st_idx.pop()
+        w_ = st_wt.pop()
+        a = t_att[n]
+        if a < 0:
+            d = _leaf_dist(y, i_, w_, k)
+            t_dist[n] = d
+            if not _eq(d.sum(), 0.0):
+                t_empty[n] = 0
+            continue
+        nominal = nom_sizes[a] > 0
+        dist = _reset_distribution(X, y, i_, w_, a, nominal, t_split[n], t_nb[n], k)
+        t_dist[n] = dist
+        sub_idx, sub_wt = _split_data(X, i_, w_, a, nominal, t_split[n], dist)
+        for i in range(t_nb[n]):
+            st_node.append(t_child0[n] + i)
+            st_idx.append(sub_idx[i])
+            st_wt.append(sub_wt[i])
+
+
+@njit(cache=True)
+def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dist, cf, z):
+    """Bottom-up pessimistic pruning with subtree raising.
+
+    An explicit stack of frames replaces recursion: a node is visited once on the way
+    down (its data are split for the children) and once after all its children are
+    pruned (the decision). A raised node is pushed again, to be pruned anew.
+    """
+    st_node = List.empty_list(types.int64)
+    st_state = List.empty_list(types.int64)
+    st_idx = List.empty_list(types.int64[:])
+    st_wt = List.empty_list(types.float64[:])
+    st_node.append(0)
+    st_state.append(0)
+    st_idx.append(np.arange(X.shape[0]))
+    st_wt.append(w.copy())
+    while len(st_node) > 0:
+        node = st_node.pop()
+        state = st_state.pop()
+        idx = st_idx.pop()
+        wt = st_wt.pop()
+        a = t_att[node]
+        if a < 0:
+            continue
+        if state == 0:
+            st_node.append(node)
+            st_state.append(1)
+            st_idx.append(idx)
+            st_wt.append(wt)
+            nominal = nom_sizes[a] > 0
+            sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, t_split[node], t_dist[node])
+            for i in range(t_nb[node] - 1, -1, -1):
+                st_node.append(t_child0[node] + i)
+                st_state.append(0)
+                st_idx.append(sub_idx[i])
+                st_wt.append(sub_wt[i])
+            continue
+        # largest branch (Weka's maxBag: the last of equally heavy branches)
+        dist = t_dist[node]
+        largest = -1
+        mx = 0.0
+        for i in range(dist.shape[0]):
+            bag = dist[i].sum()
+            if mx - bag < 1e-6:
+                mx = bag
+                largest = i
+        big = t_child0[node] + largest
+        if raising:
+            err_largest = _estimated_errors_branch(big, X, y, idx, wt, k, nom_sizes, t_att, t_split,
+                                                   t_child0, t_nb, cf, z)
+        else:
+            err_largest = 1.7976931348623157e308
+        err_leaf = _estimated_errors_dist(dist, cf, z)
+        err_tree = _subtree_sum(node, t_att, t_child0, t_nb, t_dist, True, cf, z)
+        if (err_leaf - (err_tree + 0.1) < 1e-6) and (err_leaf - (err_largest + 0.1) < 1e-6):
+            t_att[node] = -1
+            continue
+        if err_largest - (err_tree + 0.1) < 1e-6:
+            t_att[node] = t_att[big]
+            t_split[node] = t_split[big]
+            t_child0[node] = t_child0[big]
+            t_nb[node] = t_nb[big]
+            t_dist[node] = t_dist[big]
+            _new_distribution(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child0, t_nb,
+                              t_empty, t_dist)
+            st_node.append(node)
+            st_state.append(0)
+            st_idx.append(idx)
+            st_wt.append(wt)
+
+
+# ---------------------------------------------------------------------------------------
+# flattening, entry point and prediction
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _count_reachable(t_att, t_child0, t_nb):
+    stack = List.empty_list(types.int64)
+    stack.append(0)
+    c = 0
+    while len(stack) > 0:
+        n = stack.pop()
+        c += 1
+        if t_att[n] >= 0:
+            for i in range(t_nb[n]):
+                stack.append(t_child0[n] + i)
+    return c
+
+
+@njit(cache=True)
+def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
+    """Copy the reachable tree into compact arrays: children of a node stay consecutive."""
+    n = _count_reachable(t_att, t_child0, t_nb)
+    att = np.full(n, -1, dtype=np.int64)
+    split = np.zeros(n)
+    child0 = np.full(n, -1, dtype=np.int64)
+    nb = np.zeros(n, dtype=np.int64)
+    empty = np.zeros(n, dtype=np.bool_)
+    doff = np.zeros(n + 1, dtype=np.int64)
+    # breadth-first so that siblings are consecutive
+    old = np.empty(n, dtype=np.int64)
+    old[0] = 0
+    head = 0
+    tail = 1
+    total_rows = 0
+    while head < tail:
+        o = old[head]
+        a = t_att[o]
+        att[head] = a
+        empty[head] = t_empty[o] != 0
+        if a >= 0:
+            split[head] = t_split[o]
+            nb[head] = t_nb[o]
+            child0[head] = tail
+            for i in range(t_nb[o]):
+                old[tail] = t_child0[o] + i
+                tail += 1
+        total_rows += t_dist[o].shape[0]
+        doff[head + 1] = total_rows
+        head += 1
+    dist = np.zeros((total_rows, k))
+    for i in range(n):
+        src = t_dist[old[i]]
+        for r in range(src.shape[0]):
+            for j in range(k):
+                dist[doff[i] + r, j] = src[r, j]
+    return att, split, child0, nb, empty, doff, dist
+
+
+@njit(cache=True)
+def build_tree(X, y, w, k, nom_sizes, counts_for_avg, all_vals, all_off, min_obj, use_mdl, prune,
+               raising, collapse, cf, random_k, seed):
+    """Grow, collapse and prune one tree; return it as compact arrays."""
+    if random_k > 0:
+        np.random.seed(seed)
+    t_att = List.empty_list(types.int64)
+    t_split = List.empty_list(types.float64)
+    t_child0 = List.empty_list(types.int64)
+    t_nb = List.empty_list(types.int64)
+    t_empty = List.empty_list(types.int64)
+    t_dist = List.empty_list(_F2D)
+    _grow(X, y, w, k, nom_sizes, counts_for_avg, all_vals, all_off, min_obj, use_mdl, random_k,
+          t_att, t_split, t_child0, t_nb, t_empty, t_dist)
+    if collapse:
+        _collapse(t_att, t_child0, t_nb, t_dist)
+    if prune:
+        z = _norm_inverse_upper(cf)
+        _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dist, cf, z)
+    return _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k)
+
+
+@njit(cache=True)
+def _node_class_totals(dist, doff, node, k):
+    pc = np.zeros(k)
+    for r in range(doff[node], doff[node + 1]):
+        for j in range(k):
+            pc[j] += dist[r, j]
+    return pc
+
+
+@njit(cache=True)
+def _add_node_prob(pc, k, laplace, out, weight):
+    tot = pc.sum()
+    if laplace:
+        for j in range(k):
+            out[j] += weight * (pc[j] + 1.0) / (tot + k)
+    elif not _eq(tot, 0.0):
+        for j in range(k):
+            out[j] += weight * pc[j] / tot
+
+
+@njit(cache=True)
+def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, out):
+    """Weighted descent of one row (Weka's ``getProbs``): a missing value follows every
+    non-empty branch with the branch's share of the node's training weight; a row
+    reaching an empty leaf takes the class distribution of that branch at its parent."""
+    st_node = List.empty_list(types.int64)
+    st_w = List.empty_list(types.float64)
+    st_node.append(0)
+    st_w.append(1.0)
+    while len(st_node) > 0:
+        node = st_node.pop()
+        weight = st_w.pop()
+        a = att[node]
+        if a < 0:
+            _add_node_prob(_node_class_totals(dist, doff, node, k), k, laplace, out, weight)
+            continue
+        s = _which_subset(x[a], nom_sizes[a] > 0, split[node])
+        if s >= nb[node]:
+            s = -1  # a nominal code the tree has no branch for: treat it as missing
+        if s < 0:
+            tot = 0.0
+            for r in range(doff[node], doff[node + 1]):
+                for j in range(k):
+                    tot += dist[r, j]
+            for i in range(nb[node]):
+                bag = 0.0
+                for j in range(k):
+                    bag += dist[doff[node] + i, j]
+                c = child0[node] + i
+                if not empty[c]:
+                    st_node.append(c)
+                    st_w.append(weight * bag / tot)
+            continue
+        c = child0[node] + s
+        if empty[c]:
+            row = doff[node] + s
+            bag = 0.0
+            for j in range(k):
+                bag += dist[row, j]
+            if bag - 0.0 > 1e-6:
+                for j in range(k):
+                    if laplace:
+                        out[j] += weight * (dist[row, j] + 1.0) / (bag + k)
+                    else:
+                        out[j] += weight * dist[row, j] / bag
+            else:
+                _add_node_prob(_node_class_totals(dist, doff, node, k), k, laplace, out, weight)
+            continue
+        st_node.append(c)
+        st_w.append(weight)
+
+
+@njit(cache=True)
+def predict_tree(X, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace):
+    """Class probabilities of each row (unnormalised when weight is lost to empty leaves)."""
+    n = X.shape[0]
+    out = np.zeros((n, k))
+    for i in range(n):
+        _probs(X[i], att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, out[i])
+    return out

@@ -1,0 +1,114 @@
+"""Attribute schema and the numeric encoding every learner works on internally.
+
+Learners accept pandas DataFrames whose nominal attributes are ``Categorical`` (the
+declared ARFF domain as categories) and whose numeric attributes are floats, or plain
+numeric arrays. Internally every learner works on one float64 matrix in which a nominal
+value is its category code and a missing value is NaN. The :class:`FeatureSchema`
+remembers which column is which so that C4.5 can split nominal attributes multiway and
+DECORATE can sample artificial values from the full declared domain, without ever
+one-hot encoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class FeatureSchema:
+    """Names and types of the attributes a learner was fitted on.
+
+    ``categories[j]`` is the tuple of declared values of nominal attribute ``j`` and
+    ``None`` for a numeric attribute.
+    """
+
+    names: tuple[str, ...]
+    categories: tuple[tuple[str, ...] | None, ...]
+
+    @property
+    def n_features(self) -> int:
+        return len(self.names)
+
+    @property
+    def nominal_sizes(self) -> np.ndarray:
+        """Domain size per attribute, 0 for numeric ones (the tree engine's encoding)."""
+        return np.array([0 if c is None else len(c) for c in self.categories], dtype=np.int64)
+
+    @property
+    def is_nominal(self) -> np.ndarray:
+        return np.array([c is not None for c in self.categories], dtype=bool)
+
+    @classmethod
+    def from_input(cls, X) -> FeatureSchema:
+        """Infer the schema from a DataFrame (Categorical = nominal) or an array (all numeric)."""
+        if isinstance(X, pd.DataFrame):
+            cats: list[tuple[str, ...] | None] = []
+            for name in X.columns:
+                col = X[name]
+                if isinstance(col.dtype, pd.CategoricalDtype):
+                    cats.append(tuple(str(v) for v in col.cat.categories))
+                elif pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
+                    cats.append(None)
+                else:
+                    raise TypeError(
+                        f"column {name!r} has dtype {col.dtype}: nominal attributes must be "
+                        "pandas Categorical (declare their values) and numeric ones float; "
+                        "convert with X[col].astype('category') or load the data with "
+                        "redecorate.data.load_arff"
+                    )
+            return cls(tuple(str(c) for c in X.columns), tuple(cats))
+        arr = np.asarray(X)
+        if arr.ndim != 2:
+            raise ValueError(f"expected a 2-D array of features, got shape {arr.shape}")
+        return cls(tuple(f"x{j}" for j in range(arr.shape[1])), tuple([None] * arr.shape[1]))
+
+    def encode(self, X) -> np.ndarray:
+        """Return the float64 matrix (nominal codes as floats, NaN for missing)."""
+        if isinstance(X, pd.DataFrame):
+            if X.shape[1] != self.n_features:
+                raise ValueError(
+                    f"X has {X.shape[1]} features, but the model was fitted with {self.n_features}"
+                )
+            out = np.empty((X.shape[0], self.n_features), dtype=np.float64)
+            for j, (name, cats) in enumerate(zip(X.columns, self.categories, strict=True)):
+                col = X[name]
+                if cats is None:
+                    if isinstance(col.dtype, pd.CategoricalDtype):
+                        raise TypeError(f"column {name!r} was numeric at fit time, is nominal now")
+                    out[:, j] = pd.to_numeric(col, errors="raise").to_numpy(dtype=np.float64, na_value=np.nan)
+                else:
+                    if not isinstance(col.dtype, pd.CategoricalDtype):
+                        raise TypeError(f"column {name!r} was nominal at fit time, is {col.dtype} now")
+                    codes = col.cat.codes.to_numpy()
+                    here = tuple(str(v) for v in col.cat.categories)
+                    if here != cats:
+                        # Re-map onto the fitted domain; unseen values become missing.
+                        lookup = {v: i for i, v in enumerate(cats)}
+                        remap = np.array([lookup.get(v, -1) for v in here], dtype=np.int64)
+                        codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
+                    out[:, j] = np.where(codes >= 0, codes.astype(np.float64), np.nan)
+            return out
+        arr = np.asarray(X, dtype=np.float64)
+        if arr.ndim != 2:
+            raise ValueError(f"expected a 2-D array of features, got shape {arr.shape}")
+        if arr.shape[1] != self.n_features:
+            raise ValueError(
+                f"X has {arr.shape[1]} features, but the model was fitted with {self.n_features}"
+            )
+        if np.isinf(arr).any():
+            raise ValueError("Input X contains infinity or a value too large for dtype('float64').")
+        return arr
+
+    def decode(self, Xe: np.ndarray) -> pd.DataFrame:
+        """Inverse of :meth:`encode` (used to hand artificial data to foreign learners)."""
+        cols = {}
+        for j, (name, cats) in enumerate(zip(self.names, self.categories, strict=True)):
+            if cats is None:
+                cols[name] = Xe[:, j]
+            else:
+                codes = np.where(np.isnan(Xe[:, j]), -1, Xe[:, j]).astype(np.int64)
+                cols[name] = pd.Categorical.from_codes(codes, categories=list(cats))
+        return pd.DataFrame(cols)

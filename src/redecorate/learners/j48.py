@@ -1,0 +1,198 @@
+"""J48: C4.5 release 8 as Weka 3.6 implements it, the base learner of every thesis table.
+
+scikit-learn's CART is not a substitute: it one-hot encodes nominal attributes, splits
+binarily, grows pure leaves and does not prune pessimistically, so its accuracy and its
+class-probability estimates (which DECORATE's inverse labelling feeds on) differ from
+the dissertation's. The induction itself lives in :mod:`redecorate.learners.c45_engine`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from redecorate.learners import c45_engine
+from redecorate.learners.base import EncodedClassifier
+from redecorate.learners.features import FeatureSchema
+
+
+def _seed_from(random_state) -> int:
+    if random_state is None:
+        return int(np.random.SeedSequence().generate_state(1)[0] & 0x7FFFFFFF)
+    if isinstance(random_state, np.random.SeedSequence):
+        return int(random_state.generate_state(1)[0] & 0x7FFFFFFF)
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2**31 - 1))
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(0, 2**31 - 1))
+    return int(random_state) & 0x7FFFFFFF
+
+
+class J48(EncodedClassifier):
+    """C4.5 decision tree (Weka's J48), with its unpruned, Laplace (PET) and random-tree modes.
+
+    Parameters
+    ----------
+    confidence : float, default 0.25
+        Confidence factor of the pessimistic error estimate (Weka ``-C``).
+    min_instances : float, default 2
+        Minimum weight in at least two branches of a split (Weka ``-M``).
+    unpruned : bool, default False
+        Skip pessimistic pruning (Weka ``-U``); the tree is still collapsed.
+    subtree_raising : bool, default True
+        Consider replacing a node by its largest branch while pruning.
+    collapse_tree : bool, default True
+        Remove splits that do not reduce training error before pruning.
+    laplace : bool, default False
+        Laplace-corrected leaf probabilities (Weka ``-A``); with ``unpruned=True`` this is
+        the probability estimation tree (PET) of chapter 7.
+    use_mdl_correction : bool, default True
+        Penalise numeric splits by ``log2(#thresholds)/N`` (Quinlan 1996).
+    max_features : int or None, default None
+        Random-tree mode: at each node only ``max_features`` randomly chosen attributes
+        are candidates (more if none of them has positive gain), chosen by information
+        gain. Random forests use this with ``unpruned=True, min_instances=1``.
+    random_state : int, SeedSequence, Generator or None
+        Only used in random-tree mode.
+    """
+
+    def __init__(
+        self,
+        confidence: float = 0.25,
+        min_instances: float = 2,
+        unpruned: bool = False,
+        subtree_raising: bool = True,
+        collapse_tree: bool = True,
+        laplace: bool = False,
+        use_mdl_correction: bool = True,
+        max_features: int | None = None,
+        random_state=None,
+    ):
+        self.confidence = confidence
+        self.min_instances = min_instances
+        self.unpruned = unpruned
+        self.subtree_raising = subtree_raising
+        self.collapse_tree = collapse_tree
+        self.laplace = laplace
+        self.use_mdl_correction = use_mdl_correction
+        self.max_features = max_features
+        self.random_state = random_state
+
+    def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int) -> None:
+        if not 0 < self.confidence <= 0.5:
+            raise ValueError(f"confidence must be in (0, 0.5], got {self.confidence}")
+        if self.min_instances <= 0:
+            raise ValueError(f"min_instances must be positive, got {self.min_instances}")
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        y = np.ascontiguousarray(y, dtype=np.int64)
+        w = np.ascontiguousarray(sample_weight, dtype=np.float64)
+        if (w < 0).any():
+            raise ValueError("sample_weight must be non-negative")
+        keep = w > 0
+        if not keep.all():
+            X, y, w = X[keep], y[keep], w[keep]
+        nom = schema.nominal_sizes
+        n = X.shape[0]
+        # Weka counts an attribute's gain towards the average unless every attribute is
+        # nominal with many values (>= 30 % of the instances): then all count.
+        many_valued = bool(nom.size) and bool(np.all((nom > 0) & (nom >= 0.3 * n - 1e-6)))
+        counts_for_avg = (nom == 0) | many_valued | (nom < 0.3 * n - 1e-6)
+        all_vals, all_off = _distinct_numeric_values(X, nom)
+        random_k = 0 if self.max_features is None else max(1, int(self.max_features))
+        seed = _seed_from(self.random_state) if random_k else 0
+        if n == 0:
+            # No usable weight at all: an empty leaf predicting the uniform distribution.
+            X = np.zeros((1, X.shape[1]))
+            y = np.zeros(1, dtype=np.int64)
+            w = np.full(1, 1e-9)
+        tree = c45_engine.build_tree(
+            X, y, w, int(n_classes), nom, counts_for_avg, all_vals, all_off,
+            float(self.min_instances), bool(self.use_mdl_correction), not self.unpruned,
+            bool(self.subtree_raising), bool(self.collapse_tree), float(self.confidence),
+            random_k, seed,
+        )
+        self.tree_ = tree
+        self.n_classes_ = int(n_classes)
+        self.nominal_sizes_ = nom
+        att = tree[0]
+        self.tree_size_ = int(att.shape[0])
+        self.n_leaves_ = int((att < 0).sum())
+
+    def _proba_encoded(self, X) -> np.ndarray:
+        att, split, child0, nb, empty, doff, dist = self.tree_
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        p = c45_engine.predict_tree(
+            X, att, split, child0, nb, empty, doff, dist, self.nominal_sizes_,
+            self.n_classes_, bool(self.laplace),
+        )
+        s = p.sum(axis=1, keepdims=True)
+        uniform = np.full_like(p, 1.0 / self.n_classes_)
+        return np.where(s > 0, p / np.where(s > 0, s, 1.0), uniform)
+
+    # -- inspection -------------------------------------------------------------------
+    def export_text(self) -> str:
+        """The tree in Weka's text layout, e.g. ``petalwidth <= 0.6: Iris-setosa (50.0)``."""
+        att, split, child0, nb, empty, doff, dist = self.tree_
+        schema = self.feature_schema_
+        classes = [str(c) for c in self.classes_]
+        lines: list[str] = []
+
+        def leaf_text(node: int) -> str:
+            pc = dist[doff[node]:doff[node + 1]].sum(axis=0)
+            total = pc.sum()
+            best = int(np.argmax(pc)) if total > 0 else 0
+            wrong = total - pc[best]
+            txt = f"{classes[best]} ({_fmt(total)}"
+            if wrong > 1e-6:
+                txt += f"/{_fmt(wrong)}"
+            return txt + ")"
+
+        def walk(node: int, depth: int) -> None:
+            a = att[node]
+            for i in range(nb[node]):
+                c = child0[node] + i
+                name = schema.names[a]
+                if schema.categories[a] is not None:
+                    cond = f"{name} = {schema.categories[a][i]}"
+                else:
+                    cond = f"{name} {'<=' if i == 0 else '>'} {_fmt(split[node], 6)}"
+                prefix = "|   " * depth + cond
+                if att[c] < 0:
+                    lines.append(f"{prefix}: {leaf_text(c)}")
+                else:
+                    lines.append(prefix)
+                    walk(c, depth + 1)
+
+        if att[0] < 0:
+            lines.append(f": {leaf_text(0)}")
+        else:
+            walk(0, 0)
+        lines.append("")
+        lines.append(f"Number of Leaves  : \t{self.n_leaves_}")
+        lines.append("")
+        lines.append(f"Size of the tree : \t{self.tree_size_}")
+        return "\n".join(lines)
+
+
+def _fmt(x: float, digits: int = 2) -> str:
+    r = round(float(x), digits)
+    return str(int(r)) + ".0" if r == int(r) and digits == 2 else f"{r:g}" if digits != 2 else str(r)
+
+
+def _distinct_numeric_values(X: np.ndarray, nom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct known values of every numeric attribute, concatenated with offsets.
+
+    C4.5 places a threshold on the largest training value below the midpoint, looked up
+    in the whole training set (Weka's ``setSplitPoint``).
+    """
+    parts = []
+    off = np.zeros(X.shape[1] + 1, dtype=np.int64)
+    for j in range(X.shape[1]):
+        if nom[j] == 0:
+            col = X[:, j]
+            u = np.unique(col[~np.isnan(col)])
+        else:
+            u = np.empty(0)
+        parts.append(u)
+        off[j + 1] = off[j] + u.shape[0]
+    vals = np.concatenate(parts) if parts else np.empty(0)
+    return np.ascontiguousarray(vals, dtype=np.float64), off

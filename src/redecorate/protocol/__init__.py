@@ -1,0 +1,41 @@
+"""Experiment primitives: seeds, cross-validation folds, learning curves, the job.
+
+* :mod:`~redecorate.protocol.seeds`: :func:`seed_sequence`, every random stream keyed by name.
+* :mod:`~redecorate.protocol.folds`: :func:`stratified_folds` (Weka-style stratification).
+* :mod:`~redecorate.protocol.curve`: :func:`curve_sizes`, :func:`training_order` (nested subsets).
+* :mod:`~redecorate.protocol.job`: :func:`run_job`, the unit of work, and :class:`Protocol`.
+* :mod:`~redecorate.protocol.io`: atomic writers used by the workflow scripts.
+"""
+
+from redecorate.protocol.curve import curve_size, curve_sizes, training_order
+from redecorate.protocol.folds import stratified_folds
+from redecorate.protocol.io import atomic_dir, atomic_path, write_csv_atomic, write_parquet_atomic
+from redecorate.protocol.job import (
+    RECORD_COLUMNS,
+    JobError,
+    Protocol,
+    learner_seed,
+    run_folds,
+    run_job,
+)
+from redecorate.protocol.seeds import derive_seed, key_words, seed_sequence
+
+__all__ = [
+    "RECORD_COLUMNS",
+    "JobError",
+    "Protocol",
+    "atomic_dir",
+    "atomic_path",
+    "curve_size",
+    "curve_sizes",
+    "derive_seed",
+    "key_words",
+    "learner_seed",
+    "run_folds",
+    "run_job",
+    "seed_sequence",
+    "stratified_folds",
+    "training_order",
+    "write_csv_atomic",
+    "write_parquet_atomic",
+]

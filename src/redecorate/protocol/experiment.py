@@ -1,0 +1,179 @@
+"""Experiment files: load, validate and resolve one YAML description of an experiment.
+
+The Snakefile stays thin by delegating here, and the same code serves notebooks and tests.
+Errors are raised early, before any job runs, and always name the file, the key and what
+was expected: a typo in an algorithm or dataset name must not surface an hour later as a
+failed job.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from redecorate.protocol.job import Protocol
+
+__all__ = [
+    "ExperimentConfigError",
+    "ExperimentSpec",
+    "format_key",
+    "load_experiment",
+    "read_yaml",
+    "validate_mapping",
+]
+
+
+class ExperimentConfigError(ValueError):
+    """A configuration or experiment file is invalid; the message names file and key."""
+
+
+def format_key(path: Iterable[Any]) -> str:
+    """``['profiles', 'quick', 'runs']`` -> ``profiles.quick.runs``; ``[]`` -> ``<top level>``."""
+    parts = [f"[{p}]" if isinstance(p, int) else str(p) for p in path]
+    text = ".".join(parts).replace(".[", "[")
+    return text or "<top level>"
+
+
+def read_yaml(path: str | os.PathLike[str], what: str = "file") -> Any:
+    """Parse a YAML file, turning I/O and syntax errors into messages that name the file."""
+    p = Path(path)
+    try:
+        with p.open(encoding="utf-8") as handle:
+            return yaml.safe_load(handle)
+    except FileNotFoundError as exc:
+        raise ExperimentConfigError(f"{what} {p} does not exist") from exc
+    except yaml.YAMLError as exc:
+        raise ExperimentConfigError(f"{what} {p} is not valid YAML: {exc}") from exc
+
+
+def validate_mapping(
+    data: Any, schema: Mapping[str, Any] | str | os.PathLike[str], source: str
+) -> None:
+    """Validate ``data`` against a JSON schema (YAML or JSON file, or a mapping).
+
+    Raises:
+        ExperimentConfigError: listing every violation as ``source: key 'a.b': message``,
+            deepest first, so the user fixes them all in one go.
+    """
+    import jsonschema
+
+    if not isinstance(schema, Mapping):
+        schema = read_yaml(schema, "schema")
+    validator_cls = jsonschema.validators.validator_for(schema)
+    validator = validator_cls(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    if errors:
+        lines = []
+        for error in errors:
+            description = error.schema.get("description") if isinstance(error.schema, Mapping) else None
+            hint = f" (expected: {description})" if description else ""
+            lines.append(f"  key '{format_key(error.absolute_path)}': {error.message}{hint}")
+        raise ExperimentConfigError(f"{source} is invalid:\n" + "\n".join(lines))
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    """One experiment file, validated and resolved for a scale profile.
+
+    Attributes:
+        name: experiment name (result directory, ``experiment`` column).
+        kind: experiment family; decides which workflow rules run it.
+        path: the file it came from (for messages).
+        protocol: runs, folds, points, seed and datasets after the profile overlay.
+        algorithms: learner registry name -> parameters, in file order.
+        report: the ``report:`` section (baseline, others, published tables).
+        scale: the profile the protocol was resolved for.
+    """
+
+    name: str
+    kind: str
+    path: Path
+    protocol: Protocol
+    algorithms: dict[str, dict[str, Any]]
+    report: dict[str, Any] = field(default_factory=dict)
+    scale: str = "thesis"
+
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        """Datasets of the selected profile."""
+        return self.protocol.datasets
+
+    @property
+    def runs(self) -> range:
+        """Run numbers (0-based) of the selected profile."""
+        return range(self.protocol.runs)
+
+
+def _check_names(
+    names: Iterable[str], known: Iterable[str] | None, what: str, key: str, source: str
+) -> None:
+    if known is None:
+        return
+    known_set = set(known)
+    unknown = [n for n in names if n not in known_set]
+    if unknown:
+        raise ExperimentConfigError(
+            f"{source}: key '{key}': unknown {what} {', '.join(map(repr, unknown))}; "
+            f"known {what}s: {', '.join(sorted(known_set))}"
+        )
+
+
+def load_experiment(
+    path: str | os.PathLike[str],
+    *,
+    schema: Mapping[str, Any] | str | os.PathLike[str],
+    scale: str = "thesis",
+    known_algorithms: Iterable[str] | None = None,
+    known_datasets: Iterable[str] | None = None,
+) -> ExperimentSpec:
+    """Load an experiment file, validate it and resolve the protocol for ``scale``.
+
+    Args:
+        path: the experiment YAML file.
+        schema: ``workflow/schemas/experiment.schema.yaml`` (or its parsed mapping).
+        scale: ``thesis`` or a profile name defined under ``profiles:``.
+        known_algorithms: learner registry names; unknown algorithms are an error.
+        known_datasets: dataset registry keys; unknown datasets (in the main list or any
+            profile, so a typo in an unused profile is caught too) are an error.
+    """
+    p = Path(path)
+    source = f"experiment file {p}"
+    data = read_yaml(p, "experiment file")
+    validate_mapping(data, schema, source)
+    _check_names(data["algorithms"], known_algorithms, "algorithm", "algorithms", source)
+    _check_names(data["datasets"], known_datasets, "dataset", "datasets", source)
+    profiles = data.get("profiles") or {}
+    for profile, overlay in profiles.items():
+        _check_names(
+            (overlay or {}).get("datasets", []),
+            known_datasets,
+            "dataset",
+            f"profiles.{profile}.datasets",
+            source,
+        )
+    report = dict(data.get("report") or {})
+    algorithms = {name: dict(params or {}) for name, params in data["algorithms"].items()}
+    for key in ("baseline",):
+        if key in report:
+            _check_names([report[key]], algorithms, "algorithm", f"report.{key}", source)
+    if "others" in report:
+        _check_names(report["others"], algorithms, "algorithm", "report.others", source)
+    if scale != "thesis" and scale not in profiles:
+        raise ExperimentConfigError(
+            f"{source}: key 'profiles': no profile {scale!r} for scale={scale!r}; "
+            f"available scales: thesis{''.join(', ' + n for n in profiles)}"
+        )
+    return ExperimentSpec(
+        name=data["name"],
+        kind=data.get("kind", "passive"),
+        path=p,
+        protocol=Protocol.from_experiment(data, scale),
+        algorithms=algorithms,
+        report=report,
+        scale=scale,
+    )

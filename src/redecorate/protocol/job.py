@@ -1,0 +1,274 @@
+"""The unit of work: one (experiment, dataset, algorithm, run) → long-form records.
+
+A job computes every fold and every learning-curve point of one run of k-fold
+cross-validation and returns one row per (fold, point, metric) with the columns of
+:data:`RECORD_COLUMNS`. Everything downstream (means, significance, W/D/L, plots) is a
+pure function of these rows, so a job is the natural grain for Snakemake: small enough to
+spread over cores and cluster nodes, big enough that scheduling overhead is negligible.
+
+Determinism: folds, training orders and learner seeds all come from
+:func:`redecorate.protocol.seeds.seed_sequence`, keyed by names rather than by call order,
+so the ``value`` column is bit-identical whenever and wherever the job is re-run (only
+``fit_seconds``, a wall-clock measurement, varies).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from typing import Protocol as TypingProtocol
+
+import numpy as np
+import pandas as pd
+
+from redecorate.protocol.curve import _exact, curve_sizes, training_order
+from redecorate.protocol.folds import stratified_folds
+from redecorate.protocol.seeds import derive_seed, seed_sequence
+
+__all__ = [
+    "RECORD_COLUMNS",
+    "JobError",
+    "LearnerFactory",
+    "Protocol",
+    "learner_seed",
+    "run_folds",
+    "run_job",
+]
+
+RECORD_COLUMNS: tuple[str, ...] = (
+    "experiment",
+    "dataset",
+    "algorithm",
+    "run",
+    "fold",
+    "point",
+    "n_train",
+    "metric",
+    "value",
+    "fit_seconds",
+    "ensemble_size",
+)
+"""The long-form record schema shared with :mod:`redecorate.stats` (same order)."""
+
+
+class JobError(RuntimeError):
+    """A learner failed inside a job; the message names dataset/algorithm/run/fold/point."""
+
+
+class _DatasetLike(TypingProtocol):
+    name: str
+    X: pd.DataFrame
+    y: pd.Series
+
+
+LearnerFactory = Callable[[str, Mapping[str, Any], int], Any]
+"""``(algorithm, params, random_state) -> unfitted scikit-learn classifier``."""
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """The numbers of a §4.1-style protocol: what a scale profile is allowed to change.
+
+    Attributes:
+        runs: number of complete k-fold cross-validations (thesis: 10).
+        folds: k (thesis: 10).
+        points: learning-curve percentages of the training fold (thesis: 1 … 100).
+        seed: the experiment seed every random stream is derived from.
+    """
+
+    runs: int
+    folds: int
+    points: tuple[float | int, ...]
+    seed: int
+    datasets: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if self.runs < 1:
+            raise ValueError(f"runs must be >= 1, got {self.runs}")
+        if self.folds < 2:
+            raise ValueError(f"folds must be >= 2, got {self.folds}")
+        if not self.points:
+            raise ValueError("points must not be empty")
+        object.__setattr__(self, "points", tuple(self.points))
+        object.__setattr__(self, "datasets", tuple(self.datasets))
+
+    @classmethod
+    def from_experiment(cls, experiment: Mapping[str, Any], scale: str = "thesis") -> Protocol:
+        """Build the protocol of an experiment mapping (its YAML) under a scale profile.
+
+        ``scale="thesis"`` uses the top-level numbers; any other name overlays the matching
+        entry of ``profiles:`` (which may only change protocol numbers and datasets).
+        """
+        base = {k: experiment[k] for k in ("runs", "folds", "points", "seed", "datasets")}
+        if scale != "thesis":
+            profiles = experiment.get("profiles") or {}
+            if scale not in profiles:
+                raise KeyError(
+                    f"experiment {experiment.get('name')!r} has no profile {scale!r}; "
+                    f"available: ['thesis', {', '.join(repr(p) for p in profiles)}]"
+                )
+            base.update(profiles[scale] or {})
+        return cls(
+            runs=int(base["runs"]),
+            folds=int(base["folds"]),
+            points=tuple(base["points"]),
+            seed=int(base["seed"]),
+            datasets=tuple(base["datasets"]),
+        )
+
+
+def _point_key(point: float | int) -> str:
+    """Canonical text of a percentage for seeding (``5``, ``5.0`` → "5"; ``2.5`` → "5/2")."""
+    return str(_exact(point))
+
+
+def _point_value(point: float | int) -> float | int:
+    """Integral percentages are stored as ints so tables print ``5`` rather than ``5.0``."""
+    exact = _exact(point)
+    return int(exact) if exact.denominator == 1 else float(exact)
+
+
+def learner_seed(
+    seed: int, dataset: str, run: int, fold: int, algorithm: str, point: float | int
+) -> int:
+    """The ``random_state`` of the learner at one (dataset, run, fold, algorithm, point)."""
+    return derive_seed(seed, "learner", dataset, run, fold, algorithm, _point_key(point))
+
+
+def _default_factory() -> LearnerFactory:
+    """Import the learner registry lazily: the protocol is testable without the learners."""
+    from redecorate.learners.registry import make_learner
+
+    return make_learner
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def run_folds(
+    dataset: _DatasetLike, n_folds: int, *, run: int, seed: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The folds of ``run``: depend only on (experiment seed, dataset, run), never the algorithm."""
+    return stratified_folds(dataset.y, n_folds, seed_sequence(seed, "folds", dataset.name, run))
+
+
+def run_job(
+    dataset: _DatasetLike,
+    *,
+    experiment: str,
+    algorithm: str,
+    params: Mapping[str, Any],
+    run: int,
+    n_folds: int,
+    points: Sequence[float | int],
+    seed: int,
+    progress: Callable[[str], None] | None = None,
+    learner_factory: LearnerFactory | None = None,
+) -> pd.DataFrame:
+    """Run every fold and learning-curve point of one run and return its records.
+
+    Args:
+        dataset: a :class:`redecorate.data.Dataset` (``name``, ``X``, ``y``).
+        experiment: experiment name written into the records.
+        algorithm: learner registry name (``j48``, ``decorate``, ...).
+        params: learner parameters from the experiment file.
+        run: run number (0-based); selects the folds.
+        n_folds: k of k-fold cross-validation.
+        points: learning-curve percentages of each training fold.
+        seed: experiment seed.
+        progress: called with one line per finished fold; default prints to stderr
+            (which the workflow scripts redirect to the job's log file).
+        learner_factory: ``(algorithm, params, random_state) -> estimator``; defaults to
+            :func:`redecorate.learners.registry.make_learner`. Tests inject cheap stand-ins.
+
+    Returns:
+        One row per (fold, point) with metric ``accuracy`` (value in %), the wall time of
+        ``fit`` and the number of members of the fitted model (1 for a single model).
+
+    Raises:
+        JobError: a learner raised; the original exception is chained and the message says
+            where (dataset, algorithm, run, fold, point, n_train). Learners are designed to
+            return a model for any non-empty training set, so this is a real bug, and hiding
+            it (e.g. recording NaN) would silently bias the averages.
+    """
+    factory = learner_factory if learner_factory is not None else _default_factory()
+    report = progress if progress is not None else _stderr
+    y_all = dataset.y
+    categories = (
+        set(y_all.cat.categories) if isinstance(y_all.dtype, pd.CategoricalDtype) else None
+    )
+    folds = run_folds(dataset, n_folds, run=run, seed=seed)
+    rows: list[tuple[Any, ...]] = []
+    started = time.perf_counter()
+    for fold, (train_idx, test_idx) in enumerate(folds):
+        order = training_order(train_idx, seed_sequence(seed, "order", dataset.name, run, fold))
+        sizes = curve_sizes(len(order), points)
+        X_test = dataset.X.iloc[test_idx]
+        y_test = y_all.iloc[test_idx].to_numpy(dtype=object)
+        for point, n_train in zip(points, sizes, strict=True):
+            subset = order[:n_train]
+            where = (
+                f"dataset={dataset.name!r} algorithm={algorithm!r} run={run} "
+                f"fold={fold} point={point}% n_train={n_train}"
+            )
+            random_state = learner_seed(seed, dataset.name, run, fold, algorithm, point)
+            try:
+                estimator = factory(algorithm, params, random_state)
+                tic = time.perf_counter()
+                estimator.fit(dataset.X.iloc[subset], y_all.iloc[subset])
+                fit_seconds = time.perf_counter() - tic
+                predicted = np.asarray(estimator.predict(X_test), dtype=object)
+            except Exception as exc:  # re-raised with context, never swallowed
+                raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
+            if categories is not None and not set(predicted.tolist()) <= categories:
+                unknown = sorted(map(str, set(predicted.tolist()) - categories))[:5]
+                raise JobError(
+                    f"learner predicted values outside the class domain at {where}: {unknown}"
+                )
+            correct = int(np.count_nonzero(predicted == y_test))
+            size = getattr(estimator, "ensemble_size_", None)
+            rows.append(
+                (
+                    experiment,
+                    dataset.name,
+                    algorithm,
+                    int(run),
+                    fold,
+                    _point_value(point),
+                    int(n_train),
+                    "accuracy",
+                    100.0 * correct / len(y_test),
+                    fit_seconds,
+                    1 if size is None else int(size),
+                )
+            )
+        report(
+            f"[{experiment}] {dataset.name} {algorithm} run {run} fold {fold + 1}/{n_folds} "
+            f"done, elapsed {time.perf_counter() - started:.1f}s"
+        )
+    return _as_frame(rows, points)
+
+
+def _as_frame(rows: list[tuple[Any, ...]], points: Sequence[float | int]) -> pd.DataFrame:
+    """Fix the column dtypes so every job's parquet has the same schema."""
+    frame = pd.DataFrame.from_records(rows, columns=list(RECORD_COLUMNS))
+    integral = all(_exact(p).denominator == 1 for p in points)
+    dtypes = {
+        "experiment": object,
+        "dataset": object,
+        "algorithm": object,
+        "run": np.int64,
+        "fold": np.int64,
+        "point": np.int64 if integral else np.float64,
+        "n_train": np.int64,
+        "metric": object,
+        "value": np.float64,
+        "fit_seconds": np.float64,
+        "ensemble_size": np.int64,
+    }
+    return frame.astype(dtypes)
+

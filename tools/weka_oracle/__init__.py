@@ -1,0 +1,1 @@
+"""Weka 3.6 oracle for differential tests and benchmarks (see ``oracle.py``)."""

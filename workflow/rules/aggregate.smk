@@ -1,0 +1,69 @@
+"""Aggregation: job records -> one records table -> summary, tables, figures, replication.
+
+Two steps so that a problem in the reporting code never costs the (expensive) combined
+records, and so the report can be rebuilt alone after editing the report library.
+"""
+
+
+def experiment_records(wildcards):
+    """Job outputs an experiment's aggregate depends on, whatever its kind."""
+    spec = EXPERIMENTS[wildcards.experiment]
+    if spec.kind == "passive":
+        return passive_records(spec.name)
+    raise WorkflowError(f"{spec.path}: no rules for experiment kind {spec.kind!r}")
+
+
+def aggregate_target(experiment):
+    """The file that marks an experiment as fully aggregated."""
+    return f"{RESULTS}/{experiment}/replication.md"
+
+
+def _report_settings(wildcards):
+    spec = EXPERIMENTS[wildcards.experiment]
+    return {
+        "experiment": spec.name,
+        "scale": spec.scale,
+        "datasets": list(spec.datasets),
+        "algorithms": list(spec.algorithms),
+        "points": list(spec.protocol.points),
+        "baseline": spec.report.get("baseline"),
+        "others": list(spec.report.get("others", [])),
+        "published": [str(PUBLISHED / name) for name in spec.report.get("published", [])],
+    }
+
+
+rule combine_records:
+    input:
+        experiment_records,
+    output:
+        records=f"{RESULTS}/{{experiment}}/records.parquet",
+        summary=f"{RESULTS}/{{experiment}}/summary.csv",
+    log:
+        f"{RESULTS}/{{experiment}}/logs/combine_records.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    script:
+        "../../scripts/combine_records.py"
+
+
+rule report_experiment:
+    input:
+        records=f"{RESULTS}/{{experiment}}/records.parquet",
+        summary=f"{RESULTS}/{{experiment}}/summary.csv",
+    output:
+        tables=directory(f"{RESULTS}/{{experiment}}/tables"),
+        figures=directory(f"{RESULTS}/{{experiment}}/figures"),
+        replication_md=f"{RESULTS}/{{experiment}}/replication.md",
+        replication_csv=f"{RESULTS}/{{experiment}}/replication.csv",
+    params:
+        report=_report_settings,
+    log:
+        f"{RESULTS}/{{experiment}}/logs/report.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    script:
+        "../../scripts/report_experiment.py"

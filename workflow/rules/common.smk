@@ -1,0 +1,161 @@
+"""Configuration plumbing shared by every rule file.
+
+Everything here runs once, when Snakemake parses the workflow, so configuration mistakes
+fail before any job starts, with a message naming the file and key (see
+redecorate.protocol.experiment). Path conventions:
+
+* data_dir, results_dir, data_mirror and experiment *paths* given on the command line are
+  relative to the working directory (Snakemake's convention for inputs and outputs);
+* registry, published_dir and experiment *names* are resolved in the repository (next to
+  this Snakefile), so `snakemake --directory elsewhere` still finds them.
+"""
+
+import os
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+
+from redecorate.protocol.experiment import (
+    ExperimentConfigError,
+    load_experiment,
+    validate_mapping,
+)
+
+REPO = Path(workflow.basedir)
+SCHEMAS = REPO / "workflow" / "schemas"
+CONFIG_SOURCE = "config/config.yaml (merged with --config/--configfile)"
+
+
+def _repo_path(value):
+    """Absolute path of a repository file named in the configuration."""
+    path = Path(os.path.expanduser(str(value)))
+    return path if path.is_absolute() else REPO / path
+
+
+def _normalise_config(cfg):
+    """Undo what the command line cannot express: --config parses `null` as the text 'null'
+    and a single experiment as a string."""
+    if isinstance(cfg.get("data_mirror"), str) and cfg["data_mirror"].strip().lower() in (
+        "",
+        "null",
+        "none",
+        "~",
+    ):
+        cfg["data_mirror"] = None
+    if isinstance(cfg.get("experiments"), str):
+        cfg["experiments"] = [cfg["experiments"]]
+    cfg.setdefault("published_dir", "config/published")
+    cfg.setdefault("data_mirror", None)
+
+
+def _known_algorithms():
+    """Learner registry names, or None (no check) when the learners cannot be imported yet."""
+    try:
+        from redecorate.learners import registry
+    except ImportError as exc:
+        logger.warning(f"redecorate.learners.registry not importable ({exc}); algorithm names unchecked")
+        return None
+    for attr in ("available_learners", "available", "names", "learner_names"):
+        candidate = getattr(registry, attr, None)
+        if callable(candidate):
+            return list(candidate())
+    for attr in ("LEARNERS", "REGISTRY", "FACTORIES"):
+        candidate = getattr(registry, attr, None)
+        if candidate is not None:
+            return list(candidate)
+    return None
+
+
+def _known_datasets(registry_path):
+    """Dataset registry keys; a missing or broken registry is a configuration error."""
+    from redecorate.data import load_registry
+
+    try:
+        registry = load_registry(registry_path)
+    except Exception as exc:
+        raise ExperimentConfigError(
+            f"{CONFIG_SOURCE}: key 'registry': cannot load dataset registry {registry_path}: {exc}"
+        ) from exc
+    names = getattr(registry, "names", None)
+    if callable(names):
+        return list(names())
+    if names is not None:
+        return list(names)
+    return list(registry)
+
+
+def _experiment_file(entry):
+    """`ch4_passive` -> config/experiments/ch4_passive.yaml; anything path-like as given."""
+    if "/" in entry or entry.endswith((".yaml", ".yml")):
+        return Path(os.path.expanduser(entry)).absolute()
+    return REPO / "config" / "experiments" / f"{entry}.yaml"
+
+
+def _load_all(cfg):
+    _normalise_config(cfg)
+    validate_mapping(cfg, SCHEMAS / "config.schema.yaml", CONFIG_SOURCE)
+    registry = _repo_path(cfg["registry"])
+    if not registry.is_file():
+        raise ExperimentConfigError(
+            f"{CONFIG_SOURCE}: key 'registry': dataset registry {registry} does not exist"
+        )
+    if cfg["data_mirror"] is not None and not Path(cfg["data_mirror"]).is_dir():
+        raise ExperimentConfigError(
+            f"{CONFIG_SOURCE}: key 'data_mirror': {os.path.abspath(cfg['data_mirror'])} "
+            "is not a directory"
+        )
+    algorithms = _known_algorithms()
+    datasets = _known_datasets(registry)
+    experiments = {}
+    for entry in cfg["experiments"]:
+        spec = load_experiment(
+            _experiment_file(entry),
+            schema=SCHEMAS / "experiment.schema.yaml",
+            scale=cfg["scale"],
+            known_algorithms=algorithms,
+            known_datasets=datasets,
+        )
+        if spec.name in experiments:
+            raise ExperimentConfigError(
+                f"experiment file {spec.path}: key 'name': {spec.name!r} is also the name of "
+                f"{experiments[spec.name].path}; experiment names must be unique"
+            )
+        experiments[spec.name] = spec
+    return registry, experiments
+
+
+try:
+    REGISTRY, EXPERIMENTS = _load_all(config)
+except ExperimentConfigError as exc:
+    raise WorkflowError(f"Invalid configuration.\n{exc}") from None
+
+DATA = config["data_dir"].rstrip("/")
+RESULTS = config["results_dir"].rstrip("/")
+PUBLISHED = _repo_path(config["published_dir"])
+
+
+wildcard_constraints:
+    experiment=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
+    dataset=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
+    algorithm=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
+    run=r"\d+",
+
+
+def experiments_of_kind(kind):
+    """Names of the selected experiments a rule file is responsible for."""
+    return [name for name, spec in EXPERIMENTS.items() if spec.kind == kind]
+
+
+def all_datasets():
+    """Every dataset any selected experiment uses at the selected scale."""
+    return sorted({d for spec in EXPERIMENTS.values() for d in spec.datasets})
+
+
+def prepared(dataset):
+    """Path of a prepared dataset (parquet; its JSON sidecar sits next to it)."""
+    return f"{DATA}/prepared/{dataset}.parquet"
+
+
+def all_targets():
+    """What `snakemake` with no target builds: every experiment's aggregate outputs."""
+    return [aggregate_target(name) for name in EXPERIMENTS]
