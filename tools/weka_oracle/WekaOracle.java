@@ -28,7 +28,9 @@
  *
  * OUT receives one JSON object per set:
  *   {"set": id, "error": null|"text", "n_train": n, "measures": {...}, "model": "...",
- *    "pred": [class index or -1 when Weka returns missing], "dist": [[p, ...], ...],
+ *    "pred": [classifyInstance: class index, -1 when missing],
+ *    "pred_eval": [Utils.maxIndex(dist) as weka.classifiers.Evaluation counts it, -1 if 0],
+ *    "dist": [[p, ...], ...],
  *    "fit_seconds": median, "predict_seconds": median, "reps": R}
  * Exceptions are caught per set (e.g. Decorate refuses tiny training sets) and reported in
  * "error" instead of aborting the run.
@@ -319,6 +321,14 @@ public class WekaOracle {
                     b.append(", ");
                 }
                 b.append(Instance.isMissingValue(o.pred[i]) ? -1 : (int) o.pred[i]);
+            }
+            // What weka.classifiers.Evaluation counts as the prediction for a nominal class
+            // (and so what every accuracy in the thesis is based on): Utils.maxIndex of the
+            // distribution, missing when that maximum is not positive.
+            b.append("], \"pred_eval\": [");
+            for (int i = 0; i < o.dist.length; i++) {
+                int m = Utils.maxIndex(o.dist[i]);
+                b.append(i > 0 ? ", " : "").append(o.dist[i][m] <= 0 ? -1 : m);
             }
             b.append("], \"dist\": [");
             for (int i = 0; i < o.dist.length; i++) {

@@ -402,6 +402,7 @@ def _decode(record: dict[str, Any], n_classes_hint: int | None) -> dict[str, Any
     """Turn one JSON line into arrays plus J48's two size measures as top-level ints."""
     if record.get("error") is None:
         pred = np.asarray(record.get("pred", []), dtype=np.int64)
+        record["pred_eval"] = np.asarray(record.get("pred_eval", []), dtype=np.int64)
         rows = record.get("dist", [])
         width = len(rows[0]) if rows else (n_classes_hint or 0)
         dist = np.array(
@@ -458,8 +459,11 @@ def run_weka(
     One dict per training set, in order: ``set``, ``error`` (``None`` or Weka's exception
     text: a failing set does not stop the others), ``n_train``, ``n_test``, ``measures``
     (Weka's AdditionalMeasureProducer values), ``tree_size`` / ``num_leaves`` (J48),
-    ``model`` (``toString()``), ``pred`` (int array of class indices into the DECLARED
-    class values, -1 when Weka predicts missing), ``dist`` (n_test x n_declared_classes),
+    ``model`` (``toString()``), ``pred`` (``classifyInstance``: int array of class indices
+    into the DECLARED class values, -1 when Weka predicts missing), ``pred_eval`` (the label
+    ``weka.classifiers.Evaluation`` scores: first argmax of ``dist``, -1 if it is 0; differs
+    from ``pred`` e.g. for J48 ``-A``, whose classifyInstance ignores the Laplace correction),
+    ``dist`` (``distributionForInstance``, n_test x n_declared_classes),
     ``fit_seconds``, ``predict_seconds`` (medians in timing mode, single run otherwise).
     """
     class_dir = compile_oracle(cache_dir)

@@ -49,21 +49,21 @@ def _normalise_config(cfg):
 
 
 def _known_algorithms():
-    """Learner registry names, or None (no check) when the learners cannot be imported yet."""
-    try:
-        from redecorate.learners import registry
-    except ImportError as exc:
-        logger.warning(f"redecorate.learners.registry not importable ({exc}); algorithm names unchecked")
-        return None
-    for attr in ("available_learners", "available", "names", "learner_names"):
-        candidate = getattr(registry, attr, None)
-        if callable(candidate):
-            return list(candidate())
-    for attr in ("LEARNERS", "REGISTRY", "FACTORIES"):
-        candidate = getattr(registry, attr, None)
-        if candidate is not None:
-            return list(candidate)
-    return None
+    """Learner registry names (redecorate.learners.registry.ALGORITHMS)."""
+    from redecorate.learners.registry import ALGORITHMS
+
+    return list(ALGORITHMS)
+
+
+def _check_learner_params(spec):
+    """Build every learner once so a misspelt parameter fails now, naming the file."""
+    from redecorate.learners.registry import make_learner
+
+    for name, params in spec.algorithms.items():
+        try:
+            make_learner(name, params, 0, where=f"{spec.path}, key 'algorithms.{name}'")
+        except (TypeError, ValueError) as exc:
+            raise ExperimentConfigError(f"experiment file {spec.path}: key 'algorithms.{name}': {exc}") from None
 
 
 def _known_datasets(registry_path):
@@ -115,6 +115,7 @@ def _load_all(cfg):
             known_algorithms=algorithms,
             known_datasets=datasets,
         )
+        _check_learner_params(spec)
         if spec.name in experiments:
             raise ExperimentConfigError(
                 f"experiment file {spec.path}: key 'name': {spec.name!r} is also the name of "

@@ -285,7 +285,7 @@ def _parse_header(lines: list[str], path: str) -> tuple[str, list[ArffAttribute]
 def _split_dense(text: str, path: str, lineno: int) -> list[str | None]:
     """Values of a dense row that contains quotes (the slow path)."""
     values: list[str | None] = []
-    pos, end = 0, len(text)
+    pos = 0
     while True:
         m = _FIELD.match(text, pos)
         if m is None:
@@ -297,6 +297,27 @@ def _split_dense(text: str, path: str, lineno: int) -> list[str | None]:
         pos = m.end()
         if m.group("sep") == "":
             return values
+
+
+def _split_single_quoted(text: str) -> list[str | None] | None:
+    """Fast split of a row whose values are bare or simply 'quoted' (no escapes, no commas inside).
+
+    Returns None when a part is not a whole quoted value (a quoted comma split it), so the
+    caller falls back to the general tokenizer. Without backslashes a single-quoted value
+    cannot contain a quote, so a balanced part is exactly one value.
+    """
+    out: list[str | None] = []
+    for part in text.split(","):
+        s = part.strip()
+        if s[:1] == "'":
+            if len(s) < 2 or s[-1] != "'" or "'" in s[1:-1]:
+                return None
+            out.append(s[1:-1])
+        elif not s or "'" in s:
+            return None
+        else:
+            out.append(None if s == "?" else s)
+    return out
 
 
 def _split_sparse(
@@ -381,11 +402,15 @@ def _parse_rows(
             continue
         lineno = idx + 1
         weight = 1.0
-        if "'" not in text and '"' not in text and "{" not in text and "%" not in text:
-            values: list[str | None] = [None if (v := p.strip()) == "?" else v for p in text.split(",")]
+        simple = '"' not in text and "{" not in text and "%" not in text and "\\" not in text
+        values: list[str | None] | None = None
+        if simple and "'" not in text:
+            values = [None if (v := p.strip()) == "?" else v for p in text.split(",")]
             if "" in values:
                 raise _empty_value(path, lineno)
-        else:
+        elif simple:
+            values = _split_single_quoted(text)
+        if values is None:
             text = _strip_comment(text).strip()
             if not text:
                 continue
@@ -459,7 +484,7 @@ def _numeric_column(
                                 f"attribute as nominal on line {attr.line}") from None
         raise
     # 'nan' typed in the file would silently become missing; Weka would reject it too.
-    if np.isnan(values).sum() != sum(v is None for v in raw):
+    if int(np.isnan(values).sum()) != list(raw).count(None):
         i = next(i for i, v in enumerate(raw) if v is not None and np.isnan(values[i]))
         raise ArffError(path, row_lines[i], f"value {raw[i]!r} of numeric attribute {attr.name!r} is "
                         "not a number", "write ? for a missing value")

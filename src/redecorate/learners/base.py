@@ -29,10 +29,8 @@ from sklearn.utils.validation import (
 from redecorate.learners.features import FeatureSchema
 
 
-def _has_nominal(X) -> bool:
-    return isinstance(X, pd.DataFrame) and any(
-        isinstance(dt, pd.CategoricalDtype) for dt in X.dtypes
-    )
+def _is_frame(X) -> bool:
+    return isinstance(X, pd.DataFrame)
 
 
 def _encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +64,7 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
 
     # -- input handling -------------------------------------------------------------
     def _validate_X(self, X, *, reset: bool) -> np.ndarray:
-        if _has_nominal(X):
+        if _is_frame(X):
             _check_feature_names(self, X, reset=reset)
             _check_n_features(self, X, reset=reset)
             if reset:
@@ -78,12 +76,7 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
             self, X, reset=reset, dtype=np.float64, ensure_all_finite="allow-nan"
         )
         if reset:
-            if isinstance(X, pd.DataFrame):
-                self.feature_schema_ = FeatureSchema(
-                    tuple(str(c) for c in X.columns), tuple([None] * X.shape[1])
-                )
-            else:
-                self.feature_schema_ = FeatureSchema.from_input(arr)
+            self.feature_schema_ = FeatureSchema.from_input(arr)
         return arr
 
     def fit(self, X, y, sample_weight=None):

@@ -46,24 +46,38 @@ class FeatureSchema:
         """Infer the schema from a DataFrame (Categorical = nominal) or an array (all numeric)."""
         if isinstance(X, pd.DataFrame):
             cats: list[tuple[str, ...] | None] = []
-            for name in X.columns:
-                col = X[name]
-                if isinstance(col.dtype, pd.CategoricalDtype):
-                    cats.append(tuple(str(v) for v in col.cat.categories))
-                elif pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
+            for name, dtype in zip(X.columns, X.dtypes, strict=True):
+                if isinstance(dtype, pd.CategoricalDtype):
+                    cats.append(tuple(str(v) for v in dtype.categories))
+                elif pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
                     cats.append(None)
                 else:
                     raise TypeError(
-                        f"column {name!r} has dtype {col.dtype}: nominal attributes must be "
+                        f"column {name!r} has dtype {dtype}: nominal attributes must be "
                         "pandas Categorical (declare their values) and numeric ones float; "
                         "convert with X[col].astype('category') or load the data with "
                         "redecorate.data.load_arff"
                     )
-            return cls(tuple(str(c) for c in X.columns), tuple(cats))
+            schema = cls(tuple(str(c) for c in X.columns), tuple(cats))
+            # Remember the frame's own category indexes: frames sharing them (subsets of
+            # one dataset) are then recognised by identity, without comparing values.
+            object.__setattr__(
+                schema,
+                "_cat_index",
+                [dt.categories if c is not None else None for dt, c in zip(X.dtypes, cats, strict=True)],
+            )
+            return schema
         arr = np.asarray(X)
         if arr.ndim != 2:
             raise ValueError(f"expected a 2-D array of features, got shape {arr.shape}")
         return cls(tuple(f"x{j}" for j in range(arr.shape[1])), tuple([None] * arr.shape[1]))
+
+    def _category_index(self, j: int) -> pd.Index:
+        cache = self.__dict__.get("_cat_index")
+        if cache is None:
+            cache = [None if c is None else pd.Index(c) for c in self.categories]
+            object.__setattr__(self, "_cat_index", cache)
+        return cache[j]
 
     def encode(self, X) -> np.ndarray:
         """Return the float64 matrix (nominal codes as floats, NaN for missing)."""
@@ -73,23 +87,27 @@ class FeatureSchema:
                     f"X has {X.shape[1]} features, but the model was fitted with {self.n_features}"
                 )
             out = np.empty((X.shape[0], self.n_features), dtype=np.float64)
-            for j, (name, cats) in enumerate(zip(X.columns, self.categories, strict=True)):
-                col = X[name]
+            for j, (name, col, cats) in enumerate(
+                zip(X.columns, _column_arrays(X), self.categories, strict=True)
+            ):
                 if cats is None:
                     if isinstance(col.dtype, pd.CategoricalDtype):
                         raise TypeError(f"column {name!r} was numeric at fit time, is nominal now")
-                    out[:, j] = pd.to_numeric(col, errors="raise").to_numpy(dtype=np.float64, na_value=np.nan)
-                else:
-                    if not isinstance(col.dtype, pd.CategoricalDtype):
-                        raise TypeError(f"column {name!r} was nominal at fit time, is {col.dtype} now")
-                    codes = col.cat.codes.to_numpy()
-                    here = tuple(str(v) for v in col.cat.categories)
-                    if here != cats:
-                        # Re-map onto the fitted domain; unseen values become missing.
-                        lookup = {v: i for i, v in enumerate(cats)}
-                        remap = np.array([lookup.get(v, -1) for v in here], dtype=np.int64)
-                        codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
-                    out[:, j] = np.where(codes >= 0, codes.astype(np.float64), np.nan)
+                    out[:, j] = pd.to_numeric(pd.Series(col), errors="raise").to_numpy(
+                        dtype=np.float64, na_value=np.nan
+                    )
+                    continue
+                if not isinstance(col.dtype, pd.CategoricalDtype):
+                    raise TypeError(f"column {name!r} was nominal at fit time, is {col.dtype} now")
+                codes = np.asarray(col.codes)
+                here = col.categories
+                fitted = self._category_index(j)
+                if here is not fitted and not here.equals(fitted) and not here.astype(str).equals(fitted):
+                    # Re-map onto the fitted domain; values unknown at fit time become missing.
+                    lookup = {v: i for i, v in enumerate(cats)}
+                    remap = np.array([lookup.get(str(v), -1) for v in here], dtype=np.int64)
+                    codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
+                out[:, j] = np.where(codes >= 0, codes.astype(np.float64), np.nan)
             return out
         arr = np.asarray(X, dtype=np.float64)
         if arr.ndim != 2:
@@ -112,3 +130,11 @@ class FeatureSchema:
                 codes = np.where(np.isnan(Xe[:, j]), -1, Xe[:, j]).astype(np.int64)
                 cols[name] = pd.Categorical.from_codes(codes, categories=list(cats))
         return pd.DataFrame(cols)
+
+
+def _column_arrays(X: pd.DataFrame) -> list:
+    """The columns' backing arrays, without building a Series per column (hot path)."""
+    getter = getattr(X, "_get_column_array", None)
+    if getter is not None:
+        return [getter(j) for j in range(X.shape[1])]
+    return [s.array for _, s in X.items()]

@@ -174,8 +174,13 @@ class J48(EncodedClassifier):
 
 
 def _fmt(x: float, digits: int = 2) -> str:
-    r = round(float(x), digits)
-    return str(int(r)) + ".0" if r == int(r) and digits == 2 else f"{r:g}" if digits != 2 else str(r)
+    """Numbers as Weka prints them: leaf weights with one or two decimals ("50.0",
+    "3.33"), thresholds rounded to six decimals without trailing zeros ("0.6", "3")."""
+    if digits == 2:
+        r = round(float(x), 2)
+        return f"{r:.1f}" if r == round(r, 1) else f"{r:.2f}"
+    text = f"{round(float(x), digits):.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
 
 
 def _distinct_numeric_values(X: np.ndarray, nom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

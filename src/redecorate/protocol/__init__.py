@@ -9,7 +9,14 @@
 
 from redecorate.protocol.curve import curve_size, curve_sizes, training_order
 from redecorate.protocol.folds import stratified_folds
-from redecorate.protocol.io import atomic_dir, atomic_path, write_csv_atomic, write_parquet_atomic
+from redecorate.protocol.io import (
+    atomic_dir,
+    atomic_files,
+    atomic_path,
+    job_log,
+    write_csv_atomic,
+    write_parquet_atomic,
+)
 from redecorate.protocol.job import (
     RECORD_COLUMNS,
     JobError,
@@ -25,7 +32,9 @@ __all__ = [
     "JobError",
     "Protocol",
     "atomic_dir",
+    "atomic_files",
     "atomic_path",
+    "job_log",
     "curve_size",
     "curve_sizes",
     "derive_seed",

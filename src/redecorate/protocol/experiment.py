@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from redecorate.config import ConfigError, load_yaml_validated
 from redecorate.protocol.job import Protocol
 
 __all__ = [
@@ -28,8 +29,12 @@ __all__ = [
 ]
 
 
-class ExperimentConfigError(ValueError):
-    """A configuration or experiment file is invalid; the message names file and key."""
+class ExperimentConfigError(ConfigError):
+    """A configuration or experiment file is invalid; the message names file and key.
+
+    A :class:`redecorate.config.ConfigError`, so callers catch one type for every
+    configuration problem of the project.
+    """
 
 
 def format_key(path: Iterable[Any]) -> str:
@@ -143,8 +148,17 @@ def load_experiment(
     """
     p = Path(path)
     source = f"experiment file {p}"
-    data = read_yaml(p, "experiment file")
-    validate_mapping(data, schema, source)
+    if isinstance(schema, Mapping):
+        data = read_yaml(p, "experiment file")
+        validate_mapping(data, schema, source)
+    else:
+        # The shared loader reports line numbers and rejects duplicated keys.
+        try:
+            data = load_yaml_validated(p, schema)
+        except ExperimentConfigError:
+            raise
+        except ConfigError as exc:
+            raise ExperimentConfigError(f"invalid {source}:\n{exc}") from None
     _check_names(data["algorithms"], known_algorithms, "algorithm", "algorithms", source)
     _check_names(data["datasets"], known_datasets, "dataset", "datasets", source)
     profiles = data.get("profiles") or {}

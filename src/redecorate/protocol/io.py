@@ -9,15 +9,24 @@ system) and renames it into place, which POSIX makes atomic.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import tempfile
+import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["atomic_dir", "atomic_path", "write_csv_atomic", "write_parquet_atomic"]
+__all__ = [
+    "atomic_dir",
+    "atomic_files",
+    "atomic_path",
+    "job_log",
+    "write_csv_atomic",
+    "write_parquet_atomic",
+]
 
 
 @contextlib.contextmanager
@@ -68,3 +77,65 @@ def write_csv_atomic(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     """Write ``frame`` as CSV without the index, atomically."""
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False)
+
+
+@contextlib.contextmanager
+def atomic_files(*paths: str | os.PathLike[str]) -> Iterator[list[Path]]:
+    """Yield temporary paths (same names, in one hidden staging directory) for ``paths``.
+
+    On success each is renamed onto its target; on failure nothing is touched. For writers
+    that produce several files at once (a prepared parquet and its JSON sidecar). Each rename
+    is atomic; if the process dies between two renames one target is missing, which
+    Snakemake sees as an incomplete job and reruns.
+    """
+    targets = [Path(p) for p in paths]
+    if not targets:
+        raise ValueError("atomic_files needs at least one path")
+    parent = targets[0].parent
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging.", suffix=".tmp", dir=parent))
+    try:
+        names = [t.name for t in targets]
+        if len(set(names)) != len(names):
+            raise ValueError(f"atomic_files needs distinct file names, got {names}")
+        # One staging directory, so writers that put a sidecar next to their main file
+        # (``x.parquet`` -> ``x.json``) write it where it is expected.
+        staged = [staging / name for name in names]
+        yield staged
+        for path, target in zip(staged, targets, strict=True):
+            if not path.exists():
+                raise FileNotFoundError(f"writer did not produce {target.name} (staged at {path})")
+        for path, target in zip(staged, targets, strict=True):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def job_log(path: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Send ``print``, warnings and ``logging`` output of a workflow job to its log file.
+
+    Snakemake's ``log:`` only names the file; a ``script:`` job must write to it itself.
+    Appending (not truncating) keeps the log of an earlier failed attempt for diagnosis.
+    """
+    if path is None:
+        yield
+        return
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("a", encoding="utf-8", buffering=1) as handle:
+        handler = logging.StreamHandler(handle)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root = logging.getLogger()
+        root.addHandler(handler)
+        if root.level > logging.INFO or root.level == logging.NOTSET:
+            root.setLevel(logging.INFO)
+        try:
+            with contextlib.redirect_stdout(handle), contextlib.redirect_stderr(handle):
+                yield
+        except BaseException:
+            traceback.print_exc(file=handle)
+            raise
+        finally:
+            root.removeHandler(handler)

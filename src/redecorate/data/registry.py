@@ -1,0 +1,234 @@
+"""The dataset registry: names the experiments use, mapped to sources and expected sizes.
+
+``config/datasets.yaml`` is the single place that says what ``anneal`` or ``breast-w`` *is*:
+which mirror file, which OpenML id, which class attribute, and how many instances and classes
+the dissertation's version has. :func:`load_dataset` turns a name into a checked
+:class:`Dataset`, so a wrong file, a different OpenML version or a wrong class attribute fails
+at load time with a message that names the fix, instead of quietly changing the results.
+
+Names resolve exactly first, then case-insensitively against keys, ``thesis_name`` and
+``aliases``, so the labels of the dissertation's tables (``Breast-w``, ``Statlog``, ``hypo``)
+find their dataset.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from redecorate.config import load_yaml_validated
+from redecorate.data.arff import ClassAttribute
+from redecorate.data.dataset import Dataset
+from redecorate.data.errors import RegistryError
+from redecorate.data.sources.bundled import load_bundled
+from redecorate.data.sources.csv_table import load_csv
+from redecorate.data.sources.local_arff import load_local_arff, load_mirror
+from redecorate.data.sources.openml import (
+    DEFAULT_RETRIES,
+    DEFAULT_SERVER,
+    DEFAULT_TIMEOUT,
+    OFFLINE_FIX,
+    load_openml,
+)
+
+REGISTRY_RELATIVE = Path("config/datasets.yaml")
+SCHEMA_RELATIVE = Path("workflow/schemas/datasets.schema.yaml")
+_REPO_ROOT = Path(__file__).resolve().parents[3]
+
+
+@dataclass(frozen=True)
+class DatasetEntry:
+    """One registry entry, with its source resolved (``arff``, ``openml``, ``sklearn``, ``csv``)."""
+
+    name: str
+    source: str
+    instances: int
+    classes: int
+    thesis_name: str | None = None
+    aliases: tuple[str, ...] = ()
+    openml_id: int | None = None
+    file: str | None = None
+    path: str | None = None
+    sklearn_name: str | None = None
+    class_attribute: ClassAttribute = None
+    attributes: int | None = None
+    sha256: str | None = None
+    drop_attributes: tuple[str, ...] = ()
+    note: str | None = None
+
+    @classmethod
+    def from_mapping(cls, name: str, raw: Mapping[str, Any]) -> DatasetEntry:
+        """Build an entry from its validated YAML mapping, inferring ``source`` when absent."""
+        return cls(
+            name=name,
+            source=raw.get("source") or _infer_source(raw),
+            instances=int(raw["instances"]),
+            classes=int(raw["classes"]),
+            thesis_name=raw.get("thesis_name"),
+            aliases=tuple(raw.get("aliases", ())),
+            openml_id=raw.get("openml_id"),
+            file=raw.get("file"),
+            path=raw.get("path"),
+            sklearn_name=raw.get("sklearn_name"),
+            class_attribute=raw.get("class_attribute"),
+            attributes=raw.get("attributes"),
+            sha256=raw.get("sha256"),
+            drop_attributes=tuple(raw.get("drop_attributes", ())),
+            note=raw.get("note"),
+        )
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Every label that resolves to this entry: key, thesis name, aliases."""
+        extra = (self.thesis_name,) if self.thesis_name else ()
+        return (self.name, *extra, *self.aliases)
+
+
+def _infer_source(raw: Mapping[str, Any]) -> str:
+    """Bundled beats local beats download; a bare mirror ``file`` needs a mirror."""
+    if raw.get("sklearn_name"):
+        return "sklearn"
+    if raw.get("path"):
+        return "csv" if str(raw["path"]).lower().endswith(".csv") else "arff"
+    if raw.get("openml_id") is not None:
+        return "openml"
+    return "arff"
+
+
+@dataclass(frozen=True)
+class Registry(Mapping[str, DatasetEntry]):
+    """Read-only mapping of dataset name to :class:`DatasetEntry`, with label resolution."""
+
+    path: Path
+    entries: dict[str, DatasetEntry]
+    _index: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, str] = {}
+        for key, entry in self.entries.items():
+            for label in entry.labels:
+                folded = label.lower()
+                other = index.get(folded)
+                if other is not None and other != key:
+                    raise RegistryError(
+                        f"{self.path}: label {label!r} of dataset {key!r} also names dataset "
+                        f"{other!r}; fix: make keys, thesis_name and aliases unique (case-insensitively)"
+                    )
+                index[folded] = key
+        object.__setattr__(self, "_index", index)
+
+    def __getitem__(self, name: str) -> DatasetEntry:
+        return self.resolve(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in self.entries or name.lower() in self._index)
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        """The entry for a key or label, or ``default`` (Mapping.get only catches KeyError)."""
+        try:
+            return self.resolve(name)
+        except RegistryError:
+            return default
+
+    def resolve(self, name: str) -> DatasetEntry:
+        """The entry for a key or label; :class:`RegistryError` with close matches otherwise."""
+        if name in self.entries:
+            return self.entries[name]
+        key = self._index.get(str(name).lower())
+        if key is not None:
+            return self.entries[key]
+        close = difflib.get_close_matches(str(name).lower(), list(self._index), n=5, cutoff=0.6)
+        suggestions = list(dict.fromkeys(self._index[c] for c in close))
+        hint = f"did you mean {', '.join(suggestions)}? " if suggestions else ""
+        raise RegistryError(
+            f"unknown dataset {name!r}: {hint}the known datasets are the keys of {self.path} "
+            f"({len(self.entries)} entries); fix the name, or add an entry to {self.path}"
+        )
+
+
+def default_registry_path() -> Path:
+    """``config/datasets.yaml`` in the working directory, else in the repository of this package."""
+    local = REGISTRY_RELATIVE
+    return local if local.is_file() else _REPO_ROOT / REGISTRY_RELATIVE
+
+
+def default_schema_path(registry_path: str | Path) -> Path:
+    """The schema of the repository the registry lives in (``<repo>/workflow/schemas/...``)."""
+    beside = Path(registry_path).resolve().parent.parent / SCHEMA_RELATIVE
+    return beside if beside.is_file() else _REPO_ROOT / SCHEMA_RELATIVE
+
+
+def load_registry(path: str | Path | None = None, *, schema_path: str | Path | None = None) -> Registry:
+    """Read and validate the registry (``config/datasets.yaml`` by default).
+
+    Validation uses ``workflow/schemas/datasets.schema.yaml`` through
+    :func:`redecorate.config.load_yaml_validated`, so errors name the file, line and key path.
+    """
+    path = Path(path) if path is not None else default_registry_path()
+    schema = Path(schema_path) if schema_path is not None else default_schema_path(path)
+    data = load_yaml_validated(path, schema)
+    entries = {str(k): DatasetEntry.from_mapping(str(k), v) for k, v in data["datasets"].items()}
+    return Registry(path=path, entries=entries)
+
+
+def load_dataset(
+    name: str,
+    *,
+    registry: Registry | str | Path | None = None,
+    data_dir: str | Path = "data",
+    mirror: str | Path | None = None,
+    openml_server: str = DEFAULT_SERVER,
+    timeout: float = DEFAULT_TIMEOUT,
+    retries: int = DEFAULT_RETRIES,
+) -> Dataset:
+    """Load a registry dataset and check it against the registry's expected sizes.
+
+    Args:
+        name: a registry key or label (``breast-w``, ``Breast-w``, ``hypo``).
+        registry: a loaded :class:`Registry`, or a path to one (default ``config/datasets.yaml``).
+        data_dir: cache directory for downloads (``data/`` by default).
+        mirror: a directory of ARFF files; when given and the entry has a ``file``, the file is
+            read from there and nothing is downloaded.
+        openml_server, timeout, retries: passed to the OpenML downloader.
+
+    The returned dataset is named by the registry key, whatever label was asked for.
+    """
+    reg = registry if isinstance(registry, Registry) else load_registry(registry)
+    entry = reg.resolve(name)
+    if mirror is not None and entry.file:
+        dataset = load_mirror(mirror, entry.file, name=entry.name,
+                              class_attribute=entry.class_attribute, expected_sha256=entry.sha256)
+    elif entry.source == "sklearn":
+        dataset = load_bundled(str(entry.sklearn_name), name=entry.name)
+    elif entry.source == "csv":
+        if entry.class_attribute is None or isinstance(entry.class_attribute, int):
+            raise RegistryError(f"dataset {entry.name!r} in {reg.path}: a CSV source needs "
+                                "class_attribute set to the class column's name")
+        dataset = load_csv(str(entry.path), entry.class_attribute, name=entry.name,
+                           expected_sha256=entry.sha256)
+    elif entry.source == "openml":
+        if entry.openml_id is None:
+            raise RegistryError(f"dataset {entry.name!r} in {reg.path} has source openml but no openml_id")
+        dataset = load_openml(entry.openml_id, name=entry.name, data_dir=data_dir,
+                              class_attribute=entry.class_attribute, server=openml_server,
+                              timeout=timeout, retries=retries)
+    elif entry.path:
+        dataset = load_local_arff(entry.path, name=entry.name,
+                                  class_attribute=entry.class_attribute, expected_sha256=entry.sha256)
+    else:
+        raise RegistryError(
+            f"dataset {entry.name!r} is only available from a local mirror (file {entry.file!r}) "
+            f"and no mirror was given; fix: run with {OFFLINE_FIX}, or add openml_id/path to its "
+            f"entry in {reg.path}"
+        )
+    dataset = dataset.drop_attributes(entry.drop_attributes)
+    return dataset.check(entry.instances, entry.classes, entry.attributes)

@@ -1,0 +1,155 @@
+"""Config name → estimator: the one place experiment YAML meets the learner classes.
+
+An experiment file names each algorithm and its parameters, e.g.::
+
+    algorithms:
+      - name: decorate
+        params: {ensemble_size: 15, max_iterations: 50, base: j48}
+      - name: adaboost
+        params: {base: {name: j48, params: {unpruned: true}}}
+
+:func:`make_learner` turns one such entry into an unfitted estimator. Parameter names are
+the estimators' constructor arguments, plus ``base`` for meta-learners (a name or a
+``{name, params}`` mapping, built recursively). Typos fail loudly, with close matches,
+because a silently ignored parameter would quietly change an experiment.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+__all__ = [
+    "ALGORITHMS",
+    "AlgorithmEntry",
+    "UnknownAlgorithmError",
+    "UnknownParameterError",
+    "make_learner",
+]
+
+
+@dataclass(frozen=True)
+class AlgorithmEntry:
+    """One learnable algorithm: where its class lives and what the thesis calls it."""
+
+    name: str
+    target: str  # "module:Class", imported on first use so the registry loads before j48.py
+    description: str
+    meta: bool  # takes a base learner (config key ``base``)
+
+    def load(self) -> type:
+        module, _, cls = self.target.partition(":")
+        return getattr(importlib.import_module(module), cls)
+
+
+ALGORITHMS: Mapping[str, AlgorithmEntry] = MappingProxyType({
+    e.name: e for e in (
+        AlgorithmEntry("j48", "redecorate.learners.j48:J48",
+                       "C4.5 release 8 as Weka's J48 (the base learner of every experiment)", False),
+        AlgorithmEntry("decorate", "redecorate.learners.decorate:Decorate",
+                       "DECORATE, Algorithm 2 (and its §4.6-4.7 variants via parameters)", True),
+        AlgorithmEntry("bagging", "redecorate.learners.bagging:Bagging",
+                       "Bagging with probability averaging (Weka meta.Bagging)", True),
+        AlgorithmEntry("adaboost", "redecorate.learners.adaboost_m1:AdaBoostM1",
+                       "AdaBoost.M1 by reweighting, Algorithm 1 (Weka meta.AdaBoostM1)", True),
+        AlgorithmEntry("rf", "redecorate.learners.random_forest:RandomForest",
+                       "Random Forests: bagged J48 random trees, K = floor(log2(k+1))", False),
+    )
+})
+
+_YAML_HINT = "the algorithm `name:` of an entry under `algorithms:` in config/experiments/*.yaml"
+
+
+class UnknownAlgorithmError(ValueError):
+    """An algorithm name that the registry does not know."""
+
+    def __init__(self, name: str, where: str | None = None):
+        self.name = name
+        known = sorted(ALGORITHMS)
+        close = difflib.get_close_matches(str(name).lower(), known, n=3, cutoff=0.5)
+        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        place = where or _YAML_HINT
+        super().__init__(
+            f"unknown algorithm {name!r} (from {place}); known algorithms: {', '.join(known)}.{hint}"
+        )
+
+
+class UnknownParameterError(ValueError):
+    """A parameter the named algorithm does not take."""
+
+    def __init__(self, algorithm: str, names: list[str], valid: list[str], where: str | None = None):
+        self.algorithm, self.names, self.valid = algorithm, names, valid
+        hints = []
+        for n in names:
+            close = difflib.get_close_matches(n, valid, n=2, cutoff=0.6)
+            if close:
+                hints.append(f"{n!r} → {' or '.join(repr(c) for c in close)}?")
+        hint = f" Did you mean: {'; '.join(hints)}" if hints else ""
+        place = f" (from {where})" if where else ""
+        super().__init__(
+            f"{algorithm} does not take parameter(s) {', '.join(repr(n) for n in names)}{place}; "
+            f"valid parameters: {', '.join(valid)}.{hint}"
+        )
+
+
+def _lookup(name: str, where: str | None) -> AlgorithmEntry:
+    if not isinstance(name, str):
+        raise UnknownAlgorithmError(repr(name), where)
+    entry = ALGORITHMS.get(name.strip().lower())
+    if entry is None:
+        raise UnknownAlgorithmError(name, where)
+    return entry
+
+
+def _build_base(spec: Any, where: str | None):
+    """``base:`` may be a name, a ``{name, params}`` mapping or an estimator instance."""
+    if isinstance(spec, str):
+        return make_learner(spec, None, where=where)
+    if isinstance(spec, Mapping):
+        extra = set(spec) - {"name", "params"}
+        if "name" not in spec or extra:
+            raise ValueError(
+                f"base must be an algorithm name or a mapping {{name: ..., params: {{...}}}}; "
+                f"got {dict(spec)!r}" + (f" (from {where})" if where else "")
+            )
+        return make_learner(spec["name"], spec.get("params"), where=where)
+    if hasattr(spec, "fit"):
+        return spec
+    raise ValueError(f"base must be an algorithm name, a {{name, params}} mapping or an estimator; got {spec!r}")
+
+
+def make_learner(name: str, params: Mapping[str, Any] | None = None, random_state=None, *,
+                 where: str | None = None):
+    """Build the unfitted estimator that the config entry ``{name, params}`` describes.
+
+    ``random_state`` (an int or :class:`numpy.random.SeedSequence`, normally derived from
+    the job's key) is given to estimators that take one; members of a meta-learner are
+    seeded by the meta-learner, so a ``base`` never gets its own. ``where`` names the
+    config location for error messages (e.g. ``"config/experiments/ch4_passive.yaml"``).
+    """
+    entry = _lookup(name, where)
+    cls = entry.load()
+    kwargs = dict(params or {})
+    valid = list(cls._get_param_names())
+    if "random_state" in kwargs:
+        raise ValueError(
+            f"{entry.name}: random_state cannot be set in params"
+            + (f" (from {where})" if where else "")
+            + "; seeds come from the experiment's seed scheme (experiment, dataset, run, fold)"
+        )
+    valid_keys = sorted(({*valid, "base"} if entry.meta else set(valid)) - {"random_state"})
+    if entry.meta and ("base" in kwargs or "base_estimator" in kwargs):
+        if "base" in kwargs and "base_estimator" in kwargs:
+            raise ValueError(f"{entry.name}: give either base or base_estimator, not both")
+        spec = kwargs.pop("base") if "base" in kwargs else kwargs.pop("base_estimator")
+        kwargs["base_estimator"] = None if spec is None else _build_base(spec, where)
+    unknown = sorted(k for k in kwargs if k not in valid)
+    if unknown:
+        raise UnknownParameterError(entry.name, unknown, valid_keys, where)
+    if "random_state" in valid and random_state is not None:
+        kwargs["random_state"] = random_state
+    return cls(**kwargs)

@@ -1,0 +1,435 @@
+"""DECORATE (Algorithm 2): the defining properties, checked on stand-in and real base learners.
+
+The stand-in base learners below are test doubles, not J48: ``CodesTree`` is scikit-learn's
+CART on the encoded matrix, ``FlakyTree`` is sometimes deliberately terrible so that
+rejections really happen, and ``Recorder`` remembers what each member was trained on.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.tree import DecisionTreeClassifier
+
+from redecorate.learners.base import EncodedClassifier, member_proba
+from redecorate.learners.decorate import (
+    Decorate,
+    GaussianArtificialData,
+    PoolArtificialData,
+    SampledArtificialData,
+    UniformArtificialData,
+    artificial_examples,
+    ensemble_training_loss,
+    inverse_label,
+    inverse_label_distribution,
+    resolve_artificial,
+)
+from redecorate.learners.diversity import ensemble_diversity
+from redecorate.learners.features import FeatureSchema
+
+
+# -- test stand-ins ------------------------------------------------------------------------
+class CodesTree(EncodedClassifier):
+    """Test stand-in for J48: CART on the encoded matrix (nominal codes taken as ordinal)."""
+
+    def __init__(self, max_depth=None, random_state=None):
+        self.max_depth = max_depth
+        self.random_state = random_state
+
+    def _fit_encoded(self, X, y, sample_weight, schema, n_classes):
+        self.tree_ = DecisionTreeClassifier(max_depth=self.max_depth, random_state=self.random_state)
+        self.tree_.fit(X, y, sample_weight=sample_weight)
+        self.n_classes_ = n_classes
+
+    def _proba_encoded(self, X):
+        out = np.zeros((X.shape[0], self.n_classes_))
+        out[:, self.tree_.classes_] = self.tree_.predict_proba(X)
+        return out
+
+
+class FlakyTree(CodesTree):
+    """Stand-in that, for about half of its seeds, predicts with certainty the class it saw
+    least during training — a member that can only hurt the committee's training error."""
+
+    def __init__(self, terrible_rate=0.5, max_depth=None, random_state=None):
+        super().__init__(max_depth=max_depth, random_state=random_state)
+        self.terrible_rate = terrible_rate
+
+    def _fit_encoded(self, X, y, sample_weight, schema, n_classes):
+        super()._fit_encoded(X, y, sample_weight, schema, n_classes)
+        self.terrible_ = bool(np.random.default_rng(self.random_state).random() < self.terrible_rate)
+        self.worst_ = int(np.argmin(np.bincount(y[: self.m_original], minlength=n_classes)))
+
+    m_original = 10**9  # slice bound: all rows unless a test narrows it
+
+    def _proba_encoded(self, X):
+        if not self.terrible_:
+            return super()._proba_encoded(X)
+        out = np.zeros((X.shape[0], self.n_classes_))
+        out[:, self.worst_] = 1.0
+        return out
+
+
+class Recorder(EncodedClassifier):
+    """Stand-in that predicts a fixed distribution and records every training set it gets."""
+
+    calls: ClassVar[list] = []
+
+    def __init__(self, proba=None, random_state=None):
+        self.proba = proba
+        self.random_state = random_state
+
+    def _fit_encoded(self, X, y, sample_weight, schema, n_classes):
+        Recorder.calls.append((X.copy(), y.copy(), sample_weight.copy(), self.random_state))
+        self.n_classes_ = n_classes
+
+    def _proba_encoded(self, X):
+        p = np.full(self.n_classes_, 1.0 / self.n_classes_) if self.proba is None else np.asarray(self.proba)
+        return np.tile(p, (X.shape[0], 1))
+
+
+@pytest.fixture
+def recorder():
+    Recorder.calls = []
+    yield Recorder
+    Recorder.calls = []
+
+
+def mixed_frame(n=120, seed=0):
+    """Numeric + nominal DataFrame with missing values and an unseen declared value."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    num = rng.normal(y * 1.5, 1.0)
+    num[rng.random(n) < 0.1] = np.nan
+    colour = pd.Categorical(np.array(["red", "green", "blue"])[(y + rng.integers(0, 2, n)) % 3],
+                            categories=["red", "green", "blue", "violet"])
+    X = pd.DataFrame({"num": num, "colour": colour, "noise": rng.normal(size=n)})
+    return X, np.array(["a", "b", "c"])[y]
+
+
+def j48_or_skip():
+    j48 = pytest.importorskip("redecorate.learners.j48")
+    return j48.J48
+
+
+# -- Algorithm 2 ---------------------------------------------------------------------------
+def committee_error(members, X, y):
+    total = sum(member_proba(m, X) for m in members)
+    return np.mean(np.argmax(total, axis=1) != y)
+
+
+def test_training_error_never_rises_and_rejections_happen():
+    X, y = mixed_frame(150, seed=1)
+    d = Decorate(FlakyTree(max_depth=3), ensemble_size=15, max_iterations=40, random_state=3)
+    d.fit(X, y)
+    assert d.n_rejected_ > 0, "the flaky stand-in must trigger rejections for this test to mean anything"
+    Xe = d.feature_schema_.encode(X)
+    y_codes = np.searchsorted(d.classes_, y)
+    # Rebuild the accepted committee after every trial from the history and recompute ε.
+    n_accepted = np.cumsum(d.trial_accepted_)
+    recomputed = [committee_error(d.estimators_[:k], Xe, y_codes) for k in n_accepted]
+    np.testing.assert_allclose(recomputed, d.training_error_history_)
+    assert np.all(np.diff(d.training_error_history_) <= 0)
+    # Each decision followed the rule: accept iff ε' <= ε of the committee before the trial.
+    before = d.training_error_history_[:-1]
+    cand = d.trial_errors_[1:]
+    np.testing.assert_array_equal(d.trial_accepted_[1:], cand <= before)
+    assert d.training_error_ == d.training_error_history_[-1]
+
+
+def test_trial_accounting_counts_every_iteration():
+    X, y = mixed_frame(80, seed=2)
+    d = Decorate(FlakyTree(terrible_rate=0.9, max_depth=2), ensemble_size=15, max_iterations=12,
+                 random_state=0).fit(X, y)
+    assert d.n_trials_ <= 12
+    assert d.ensemble_size_ == len(d.estimators_) <= 15
+    assert d.n_trials_ == len(d.trial_accepted_) == len(d.training_error_history_)
+    assert d.n_rejected_ == d.n_trials_ - d.ensemble_size_ == np.sum(~d.trial_accepted_)
+    assert d.trial_accepted_[0]
+    if d.ensemble_size_ < 15:
+        assert d.n_trials_ == 12  # stopped by I_max, every trial counted
+
+
+def test_at_most_max_iterations_base_classifiers_are_built(recorder):
+    X, y = mixed_frame(30)
+    Decorate(Recorder(), ensemble_size=100, max_iterations=7, random_state=0).fit(X, y)
+    assert len(recorder.calls) == 7
+
+
+@pytest.mark.parametrize("size, iters, expected", [(1, 50, 1), (5, 1, 1), (4, 50, 4)])
+def test_size_and_iteration_limits(size, iters, expected):
+    X, y = mixed_frame(40)
+    d = Decorate(CodesTree(max_depth=2), ensemble_size=size, max_iterations=iters, rejection=False,
+                 random_state=0).fit(X, y)
+    assert d.ensemble_size_ == expected
+
+
+def test_no_rejection_ablation_keeps_every_candidate():
+    X, y = mixed_frame(100, seed=4)
+    d = Decorate(FlakyTree(max_depth=3), ensemble_size=10, max_iterations=50, rejection=False,
+                 random_state=3).fit(X, y)
+    assert d.ensemble_size_ == 10 and d.n_trials_ == 10 and d.n_rejected_ == 0
+
+
+def test_mse_rejection_loss_never_rises():
+    X, y = mixed_frame(100, seed=5)
+    d = Decorate(FlakyTree(max_depth=3), ensemble_size=10, max_iterations=30, rejection_loss="mse",
+                 random_state=1).fit(X, y)
+    assert np.all(np.diff(d.training_error_history_) <= 0)
+    Xe = d.feature_schema_.encode(X)
+    y_codes = np.searchsorted(d.classes_, y)
+    P = d._proba_encoded(Xe)
+    onehot = np.eye(len(d.classes_))[y_codes]
+    assert d.training_error_ == pytest.approx(np.mean(np.sum((onehot - P) ** 2, axis=1)))
+
+
+def test_ensemble_training_loss():
+    s = np.array([[2.0, 1.0], [1.0, 1.0], [0.5, 2.5]])
+    y = np.array([0, 1, 0])
+    assert ensemble_training_loss(s, y, "error") == pytest.approx(2 / 3)  # tie → class 0
+    P = s / s.sum(axis=1, keepdims=True)
+    expected = np.mean(np.sum((np.eye(2)[y] - P) ** 2, axis=1))
+    assert ensemble_training_loss(s, y, "mse") == pytest.approx(expected)
+
+
+def test_probability_is_mean_of_members():
+    X, y = mixed_frame(90, seed=6)
+    d = Decorate(CodesTree(max_depth=3), ensemble_size=6, random_state=2).fit(X, y)
+    Xt, _ = mixed_frame(40, seed=7)
+    Xe = d.feature_schema_.encode(Xt)
+    expected = np.mean([member_proba(m, Xe) for m in d.estimators_], axis=0)
+    np.testing.assert_allclose(d.predict_proba(Xt), expected)
+    np.testing.assert_array_equal(d.predict(Xt), d.classes_[np.argmax(expected, axis=1)])
+
+
+def test_members_train_on_t_plus_weighted_artificial_examples(recorder):
+    X, y = mixed_frame(25)
+    w = np.full(25, 2.0)
+    d = Decorate(Recorder(), ensemble_size=4, max_iterations=4, artificial_size=0.5,
+                 random_state=0).fit(X, y, sample_weight=w)
+    assert d.n_artificial_ == 12  # floor(0.5 * 25)
+    X0, y0, w0, _ = recorder.calls[0]
+    assert X0.shape[0] == 25 and np.all(w0 == 2.0)
+    for Xc, yc, wc, _ in recorder.calls[1:]:
+        assert Xc.shape[0] == 25 + 12
+        np.testing.assert_array_equal(wc, np.r_[np.full(25, 2.0), np.ones(12)])
+        np.testing.assert_array_equal(Xc[:25], X0)  # T itself, unchanged
+        R = Xc[25:]
+        assert not np.isnan(R).any()  # artificial data has no missing values
+        assert set(np.unique(R[:, 1])) <= {0.0, 1.0, 2.0, 3.0}  # declared colour codes
+    seeds = [c[3] for c in recorder.calls]
+    assert len(set(seeds)) == len(seeds), "each trial's base learner gets its own seed"
+
+
+def test_artificial_labels_follow_inverse_committee_probabilities(recorder):
+    X, y = mixed_frame(200)
+    p = np.array([0.6, 0.3, 0.1])
+    Decorate(Recorder(proba=p), ensemble_size=40, max_iterations=40, random_state=0).fit(X, y)
+    labels = np.concatenate([c[1][200:] for c in recorder.calls[1:]])
+    expected = (1 / p) / np.sum(1 / p)
+    observed = np.bincount(labels, minlength=3)
+    assert stats.chisquare(observed, expected * labels.size).pvalue > 1e-3
+
+
+def test_single_class_and_tiny_training_sets():
+    X, y = mixed_frame(10)
+    one_class = Decorate(CodesTree(), ensemble_size=5, random_state=0).fit(X, np.full(10, "a"))
+    assert one_class.ensemble_size_ == 5 and one_class.training_error_ == 0
+    np.testing.assert_array_equal(one_class.predict(X), "a")
+    np.testing.assert_allclose(one_class.predict_proba(X), 1.0)
+    for m in (1, 2):
+        d = Decorate(CodesTree(), random_state=0).fit(X.iloc[:m], ["a", "b"][:m])
+        assert d.predict_proba(X).shape == (10, m)
+        assert d.n_artificial_ == 1 if m == 1 else d.n_artificial_ == 2
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_tiny_training_sets_with_j48(m):
+    J48 = j48_or_skip()
+    X, y = mixed_frame(20, seed=8)
+    d = Decorate(J48(), random_state=0).fit(X.iloc[:m], y[:m])
+    assert 1 <= d.ensemble_size_ <= 15 and d.n_trials_ <= 50
+    proba = d.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_default_base_is_j48_and_accepts_categorical_frames():
+    J48 = j48_or_skip()
+    X, y = mixed_frame(60, seed=9)
+    d = Decorate(ensemble_size=5, random_state=1).fit(X, y)
+    assert all(isinstance(m, J48) for m in d.estimators_)
+    assert d.predict(X).shape == (60,)
+
+
+@pytest.mark.parametrize("seed", [7, np.random.SeedSequence(7)])
+def test_bit_identical_on_refit(seed):
+    X, y = mixed_frame(80, seed=10)
+    d = Decorate(FlakyTree(max_depth=3), ensemble_size=8, max_iterations=20, random_state=seed)
+    p1 = d.fit(X, y).predict_proba(X)
+    h1 = d.trial_accepted_.copy()
+    p2 = d.fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(p1, p2)
+    np.testing.assert_array_equal(h1, d.trial_accepted_)
+    other = Decorate(FlakyTree(max_depth=3), ensemble_size=8, max_iterations=20, random_state=8)
+    assert not np.array_equal(other.fit(X, y).predict_proba(X), p1)
+
+
+def test_first_trials_do_not_depend_on_ensemble_size():
+    X, y = mixed_frame(60, seed=11)
+    small = Decorate(CodesTree(max_depth=2), ensemble_size=3, random_state=5).fit(X, y)
+    big = Decorate(CodesTree(max_depth=2), ensemble_size=9, random_state=5).fit(X, y)
+    k = small.n_trials_
+    np.testing.assert_array_equal(small.trial_accepted_, big.trial_accepted_[:k])
+    Xe = small.feature_schema_.encode(X)
+    for a, b in zip(small.estimators_, big.estimators_, strict=False):
+        np.testing.assert_array_equal(member_proba(a, Xe), member_proba(b, Xe))
+
+
+# -- inverse labelling ---------------------------------------------------------------------
+def test_inverse_label_distribution_values():
+    P = np.array([[0.5, 0.3, 0.2], [0.7, 0.0, 0.3], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0],
+                  [1e-320, 0.5, 0.5]])
+    D = inverse_label_distribution(P)
+    inv = 1 / P[0]
+    np.testing.assert_allclose(D[0], inv / inv.sum())
+    np.testing.assert_array_equal(D[1], [0, 1, 0])
+    np.testing.assert_array_equal(D[2], [0.5, 0, 0.5])
+    np.testing.assert_allclose(D[3], 1 / 3)
+    assert D[4, 0] == pytest.approx(1.0) and np.isfinite(D).all()  # no overflow for tiny p
+    # Scale invariance: the summed committee distribution gives the same labels' law.
+    np.testing.assert_allclose(inverse_label_distribution(P[:3] * 7), D[:3])
+
+
+def test_inverse_label_sampling_frequencies():
+    rng = np.random.default_rng(0)
+    n = 30000
+    p = np.array([0.5, 0.3, 0.15, 0.05])
+    labels = inverse_label(np.tile(p, (n, 1)), rng)
+    expected = (1 / p) / np.sum(1 / p) * n
+    assert stats.chisquare(np.bincount(labels, minlength=4), expected).pvalue > 1e-3
+
+
+def test_inverse_label_zero_probability_classes_share_the_mass():
+    rng = np.random.default_rng(1)
+    n = 20000
+    labels = inverse_label(np.tile([0.7, 0.0, 0.3, 0.0], (n, 1)), rng)
+    counts = np.bincount(labels, minlength=4)
+    assert counts[0] == counts[2] == 0
+    assert stats.chisquare(counts[[1, 3]]).pvalue > 1e-3
+    one_class = inverse_label(np.ones((50, 1)), rng)
+    np.testing.assert_array_equal(one_class, 0)
+
+
+# -- artificial data -----------------------------------------------------------------------
+def test_gaussian_artificial_data_matches_training_marginals():
+    rng = np.random.default_rng(2)
+    m = 2000
+    num = rng.normal(5.0, 2.0, m)
+    num[:100] = np.nan
+    counts = np.array([1200, 500, 300, 0])  # declared value 3 never occurs
+    nominal = np.repeat(np.arange(4.0), counts)
+    nominal[:50] = np.nan  # missing nominal values are not counted
+    schema = FeatureSchema(("num", "nom"), (None, ("a", "b", "c", "d")))
+    X = np.column_stack([num, nominal])
+    R = artificial_examples(X, schema, 200_000, np.random.default_rng(3))
+    assert not np.isnan(R).any()
+    assert R[:, 0].mean() == pytest.approx(np.nanmean(num), abs=0.02)
+    assert R[:, 0].std() == pytest.approx(np.nanstd(num, ddof=1), rel=0.01)
+    seen = np.bincount(nominal[~np.isnan(nominal)].astype(int), minlength=4)
+    laplace = (seen + 1) / (seen.sum() + 4)
+    freq = np.bincount(R[:, 1].astype(int), minlength=4) / len(R)
+    np.testing.assert_allclose(freq, laplace, atol=0.004)
+    assert freq[3] > 0  # the unseen declared value appears
+
+
+def test_gaussian_statistics_edge_cases():
+    schema = FeatureSchema(("c", "one", "allnan"), (None, None, None))
+    X = np.array([[3.0, 1.5, np.nan], [3.0, np.nan, np.nan]])
+    R = GaussianArtificialData().generate(X, schema, 50, np.random.default_rng(0))
+    np.testing.assert_array_equal(R[:, 0], 3.0)  # sd 0 → the mean
+    np.testing.assert_array_equal(R[:, 1], 1.5)  # a single value: sd undefined → the mean
+    np.testing.assert_array_equal(R[:, 2], 0.0)  # never observed: Weka's meanOrMode = 0
+
+
+def test_gaussian_uses_weighted_mean_and_variance_like_weka():
+    schema = FeatureSchema(("x",), (None,))
+    X = np.array([[0.0], [10.0]])
+    prepared = GaussianArtificialData().prepare(X, schema, sample_weight=np.array([3.0, 1.0]))
+    assert prepared.loc[0] == pytest.approx(2.5)
+    # Weka: (Σw x² - (Σw x)²/Σw) / (Σw - 1) = (100 - 100/4) / 3 = 25
+    assert prepared.scale[0] == pytest.approx(5.0)
+
+
+def test_uniform_artificial_data():
+    schema = FeatureSchema(("x", "n"), (None, ("p", "q", "r")))
+    X = np.array([[1.0, 0.0], [4.0, 0.0], [np.nan, 0.0], [2.0, np.nan]])
+    R = artificial_examples(X, schema, 60_000, np.random.default_rng(4), "uniform")
+    assert R[:, 0].min() >= 1.0 and R[:, 0].max() <= 4.0
+    assert R[:, 0].mean() == pytest.approx(2.5, abs=0.02)
+    freq = np.bincount(R[:, 1].astype(int), minlength=3) / len(R)
+    np.testing.assert_allclose(freq, 1 / 3, atol=0.01)  # over the declared domain
+
+
+def test_uniform_variant_runs_inside_decorate():
+    X, y = mixed_frame(60)
+    d = Decorate(CodesTree(max_depth=3), artificial="uniform", ensemble_size=5, random_state=0)
+    assert d.fit(X, y).ensemble_size_ >= 1
+
+
+def test_pool_strategies(recorder):
+    X, y = mixed_frame(30)
+    U, _ = mixed_frame(15, seed=20)
+    Decorate(Recorder(), artificial="unlabeled", ensemble_size=3, max_iterations=3,
+             random_state=0).fit(X, y, pool=U)
+    Ue = FeatureSchema.from_input(U).encode(U)
+    for Xc, *_ in recorder.calls[1:]:
+        R = Xc[30:]
+        assert all(any(np.array_equal(r, u, equal_nan=True) for u in Ue) for r in R)
+    with pytest.raises(ValueError, match="pool"):
+        Decorate(Recorder(), artificial="unlabeled", random_state=0).fit(X, y)
+    recorder.calls.clear()
+    Decorate(Recorder(), artificial=SampledArtificialData(pool_size=5), ensemble_size=3,
+             max_iterations=3, random_state=0).fit(X, y)
+    rows = np.concatenate([c[0][30:] for c in recorder.calls[1:]])
+    assert len(np.unique(rows, axis=0)) <= 5  # drawn from one fixed pool of 5
+
+
+def test_resolve_artificial():
+    assert isinstance(resolve_artificial("gaussian"), GaussianArtificialData)
+    assert isinstance(resolve_artificial("uniform"), UniformArtificialData)
+    assert isinstance(resolve_artificial("unlabeled"), PoolArtificialData)
+    with pytest.raises(ValueError, match="gaussian"):
+        resolve_artificial("gausian")
+    with pytest.raises(TypeError):
+        resolve_artificial(42)
+
+
+def test_custom_strategy_object():
+    class Zeros:
+        def generate(self, X, schema, n, rng, *, sample_weight=None, pool=None):
+            return np.zeros((n, X.shape[1]))
+
+    X, y = mixed_frame(30)
+    assert Decorate(CodesTree(), artificial=Zeros(), ensemble_size=3, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("bad", [dict(ensemble_size=0), dict(max_iterations=0),
+                                 dict(artificial_size=-1.0), dict(rejection_loss="auc")])
+def test_invalid_parameters(bad):
+    X, y = mixed_frame(20)
+    with pytest.raises(ValueError):
+        Decorate(CodesTree(), **bad).fit(X, y)
+
+
+# -- diversity (Eq. 3.2) -------------------------------------------------------------------
+def test_ensemble_diversity():
+    members = np.array([[0, 1, 1, 0], [0, 0, 1, 1], [1, 1, 1, 0]])
+    ensemble = np.array([0, 1, 1, 0])
+    assert ensemble_diversity(members, ensemble) == pytest.approx(3 / 12)
+    assert ensemble_diversity(members[:1], ensemble) == 0.0
+    with pytest.raises(ValueError):
+        ensemble_diversity(members, ensemble[:3])

@@ -1,0 +1,198 @@
+"""J48 (C4.5 release 8) on hand-worked cases: split criteria, pruning, missing values, modes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from redecorate.learners import c45_engine
+from redecorate.learners.j48 import J48
+
+
+def _entropy(counts):
+    p = np.asarray(counts, dtype=float)
+    p = p[p > 0] / p.sum()
+    return float(-(p * np.log2(p)).sum())
+
+
+def test_information_gain_of_lenses_astigmatic():
+    # Aggarwal's lenses example (002): S = [3 hard, 4 soft, 10 none]; Astigmatic=no holds
+    # [0, 4, 4], Astigmatic=yes holds [3, 0, 6]; Gain(S, Astigmatic) = 0.426.
+    rows = [(0, 1)] * 4 + [(0, 2)] * 4 + [(1, 0)] * 3 + [(1, 2)] * 6
+    X = np.array([[a] for a, _ in rows], dtype=float)
+    y = np.array([c for _, c in rows], dtype=np.int64)
+    idx = np.arange(len(y))
+    wt = np.ones(len(y))
+    ok, gain, ratio, dist = c45_engine._eval_nominal(X, y, idx, wt, 0, 2, 3, float(len(y)), 2.0)
+    assert ok
+    assert gain == pytest.approx(0.426, abs=5e-4)
+    expected = _entropy([3, 4, 10]) - 8 / 17 * _entropy([0, 4, 4]) - 9 / 17 * _entropy([3, 0, 6])
+    assert gain == pytest.approx(expected, abs=1e-12)
+    split_info = _entropy([8, 9])
+    assert ratio == pytest.approx(expected / split_info, abs=1e-12)
+
+
+def test_unknown_values_reduce_gain_by_known_fraction():
+    # C4.5 scales the gain by the fraction of weight whose value is known and counts the
+    # unknown weight as an extra branch in the split information.
+    X = np.array([[0], [0], [1], [1], [np.nan], [np.nan]], dtype=float)
+    y = np.array([0, 0, 1, 1, 0, 1], dtype=np.int64)
+    ok, gain, ratio, _ = c45_engine._eval_nominal(
+        X, y, np.arange(6), np.ones(6), 0, 2, 2, 6.0, 1.0
+    )
+    assert ok
+    assert gain == pytest.approx(4 / 6 * 1.0)
+    assert ratio == pytest.approx(gain / _entropy([2, 2, 2]))
+
+
+def test_numeric_split_uses_mdl_penalty_and_observed_threshold():
+    # Two well separated groups: the best threshold lies between 3 and 10 and is moved
+    # down onto the observed value 3 (C4.5 places thresholds on training values).
+    x = np.array([1, 2, 3, 10, 11, 12], dtype=float)
+    y = np.array([0, 0, 0, 1, 1, 1], dtype=np.int64)
+    ok, gain, _, thr, _ = c45_engine._eval_numeric(
+        x[:, None], y, np.arange(6), np.ones(6), 0, 2, 6.0, 2.0, True, False
+    )
+    assert ok
+    # candidate thresholds with >= 2 instances per side: after 2, 3, 10 -> 3 candidates
+    assert gain == pytest.approx(1.0 - math.log2(3) / 6)
+    assert thr == pytest.approx(6.5)
+    model = J48().fit(x[:, None], y)
+    assert model.tree_[1][0] == 3.0  # split point snapped to the largest value <= 6.5
+
+
+def test_pessimistic_error_matches_quinlan_textbook_example():
+    # Quinlan (1993, ch. 4): leaves covering 6, 9 and 1 cases without error give
+    # 6*U(0,6) + 9*U(0,9) + 1*U(0,1) = 3.273 predicted errors at CF = 25 %,
+    # against 16*U(1,16) = 2.512 for a single leaf with one error: the subtree is pruned.
+    z = c45_engine._norm_inverse_upper(0.25)
+    assert z == pytest.approx(0.6744897501960817, abs=1e-9)
+    subtree = sum(c45_engine._add_errs(n, 0.0, 0.25, z) for n in (6.0, 9.0, 1.0))
+    assert subtree == pytest.approx(3.273, abs=0.01)
+    leaf = 1.0 + c45_engine._add_errs(16.0, 1.0, 0.25, z)
+    assert leaf == pytest.approx(2.512, abs=0.06)  # normal approximation vs exact binomial
+    assert leaf < subtree
+
+
+def _noisy_signal(n, flips, n_noise, seed):
+    rng = np.random.default_rng(seed)
+    x_signal = np.repeat([0.0, 1.0], n // 2)
+    y = x_signal.astype(np.int64)
+    flip = rng.choice(n, flips, replace=False)
+    y[flip] = 1 - y[flip]
+    return np.column_stack([x_signal, rng.normal(size=(n, n_noise))]), y
+
+
+def test_pruning_removes_splits_that_only_fit_noise():
+    X, y = _noisy_signal(80, 8, 2, seed=1)
+    unpruned = J48(unpruned=True).fit(X, y)
+    pruned = J48().fit(X, y)
+    severe = J48(confidence=0.01).fit(X, y)
+    assert unpruned.tree_size_ > pruned.tree_size_ > severe.tree_size_
+    assert severe.tree_size_ == 3  # only the signal attribute survives
+    assert severe.tree_[0][0] == 0
+
+
+def test_pruned_tree_equals_weka_on_a_small_noisy_case():
+    # Weka 3.6 (J48 -C 0.25 -M 2) prints this tree for the data below.
+    X, y = _noisy_signal(80, 6, 1, seed=0)
+    text = J48().fit(X, y).export_text()
+    assert "|   |   x1 <= -1.169802: 0 (4.0/1.0)" in text
+    assert "|   x1 > -0.921725: 0 (34.0/1.0)" in text
+    assert "|   x1 > -1.288361: 1 (37.0)" in text
+
+
+def test_missing_value_at_prediction_mixes_branches_by_training_weight():
+    # Split on a nominal attribute with branches of weight 6 and 2: an example whose value
+    # is missing gets 6/8 of the first leaf's distribution and 2/8 of the second's.
+    X = pd.DataFrame({"a": pd.Categorical(["u"] * 6 + ["v"] * 2, categories=["u", "v"])})
+    y = pd.Categorical(["p"] * 5 + ["q"] + ["q"] * 2, categories=["p", "q"])
+    model = J48(min_instances=1, unpruned=True).fit(X, y)
+    assert model.tree_size_ == 3
+    test = pd.DataFrame({"a": pd.Categorical([None], categories=["u", "v"])})
+    proba = model.predict_proba(test)[0]
+    assert proba == pytest.approx([6 / 8 * 5 / 6, 6 / 8 * 1 / 6 + 2 / 8 * 1.0])
+
+
+def test_missing_values_in_training_travel_fractionally():
+    # The instance with a missing value is split 3:1 between the branches.
+    X = pd.DataFrame({"a": pd.Categorical(["u", "u", "u", "v", None], categories=["u", "v"])})
+    y = pd.Categorical(["p", "p", "p", "q", "q"], categories=["p", "q"])
+    model = J48(min_instances=1, unpruned=True, collapse_tree=False).fit(X, y)
+    att, split, child0, nb, empty, doff, dist = model.tree_
+    assert att[0] == 0
+    first_leaf = dist[doff[child0[0]]:doff[child0[0] + 1]].sum(axis=0)
+    second_leaf = dist[doff[child0[0] + 1]:doff[child0[0] + 2]].sum(axis=0)
+    assert first_leaf == pytest.approx([3.0, 0.75])
+    assert second_leaf == pytest.approx([0.0, 1.25])
+
+
+def test_laplace_leaf_estimates():
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [1.0], [1.0]])
+    y = np.array([0, 0, 0, 1, 1, 1])
+    pet = J48(unpruned=True, laplace=True, min_instances=1).fit(X, y)
+    assert pet.predict_proba([[0.0]])[0] == pytest.approx([(3 + 1) / (3 + 2), 1 / (3 + 2)])
+    plain = J48(unpruned=True, min_instances=1).fit(X, y)
+    assert plain.predict_proba([[0.0]])[0] == pytest.approx([1.0, 0.0])
+
+
+def test_sample_weights_of_zero_equal_removal():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=120) > 0).astype(int)
+    w = np.ones(120)
+    w[:20] = 0
+    a = J48().fit(X, y, sample_weight=w)
+    b = J48().fit(X[20:], y[20:])
+    assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+def test_sample_weights_change_the_tree():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(100, 2))
+    y = (X[:, 0] > 0).astype(int)
+    y[:10] = 1 - y[:10]
+    w = np.where(np.arange(100) < 10, 20.0, 1.0)
+    assert J48().fit(X, y).export_text() != J48().fit(X, y, sample_weight=w).export_text()
+
+
+def test_declared_classes_absent_from_training_are_kept():
+    X = pd.DataFrame({"x": [0.0, 1.0, 2.0]})
+    y = pd.Series(pd.Categorical(["a", "a", "a"], categories=["a", "b", "c"]))
+    model = J48().fit(X, y)
+    assert list(model.classes_) == ["a", "b", "c"]
+    assert model.predict_proba(X)[0] == pytest.approx([1.0, 0.0, 0.0])
+    pet = J48(laplace=True).fit(X, y)
+    assert pet.predict_proba(X)[0] == pytest.approx([4 / 6, 1 / 6, 1 / 6])
+
+
+def test_single_example_gives_a_working_model():
+    model = J48().fit(np.array([[1.0, 2.0]]), np.array(["yes"]))
+    assert model.predict(np.array([[5.0, -1.0]]))[0] == "yes"
+    assert model.tree_size_ == 1
+
+
+def test_random_tree_mode_is_seeded_and_unpruned():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 8))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    a = J48(unpruned=True, min_instances=1, max_features=2, random_state=7).fit(X, y)
+    b = J48(unpruned=True, min_instances=1, max_features=2, random_state=7).fit(X, y)
+    c = J48(unpruned=True, min_instances=1, max_features=2, random_state=8).fit(X, y)
+    assert a.export_text() == b.export_text()
+    assert a.export_text() != c.export_text()
+    assert (a.predict(X) == y).mean() == 1.0  # grown until pure
+    used = {int(v) for v in a.tree_[0] if v >= 0}
+    assert len(used) > 2  # random candidates bring in attributes the greedy tree ignores
+
+
+def test_export_text_in_weka_layout():
+    X = pd.DataFrame({"outlook": pd.Categorical(["sunny"] * 5 + ["rainy"] * 5)})
+    y = pd.Categorical(["no"] * 4 + ["yes"] + ["yes"] * 5)
+    text = J48(unpruned=True).fit(X, y).export_text()
+    assert "outlook = rainy: yes (5.0)" in text
+    assert "outlook = sunny: no (5.0/1.0)" in text
+    assert "Size of the tree : \t3" in text

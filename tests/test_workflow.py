@@ -1,0 +1,235 @@
+"""End-to-end tests of the Snakemake workflow (marker ``workflow``).
+
+They run the real ``Snakefile`` with ``--directory`` pointing into a temporary directory, so
+the repository is never written to, on the ``smoke`` profile (1 run, 3 folds, 3 curve points)
+and datasets read from the shared ARFF mirror (``../shared/datasets/uci`` beside the repo).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+pytestmark = pytest.mark.workflow
+
+REPO = Path(__file__).resolve().parents[1]
+SNAKEFILE = REPO / "Snakefile"
+MIRROR = (REPO / ".." / "shared" / "datasets" / "uci").resolve()
+EXPERIMENT = REPO / "config" / "experiments" / "ch4_passive.yaml"
+SMOKE = {"datasets": ["iris", "labor"], "runs": 1, "folds": 3, "points": [10, 50, 100]}
+ALGORITHMS = ["j48", "bagging", "adaboost", "decorate", "rf"]
+
+requires_mirror = pytest.mark.skipif(
+    not (MIRROR / "iris.arff").is_file(),
+    reason=f"ARFF mirror not found at {MIRROR} (expected ../shared/datasets/uci beside the repo)",
+)
+
+
+def snakemake(workdir: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run Snakemake on the repository's Snakefile with ``workdir`` as working directory."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"}
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(SNAKEFILE),
+        "--directory",
+        str(workdir),
+        "--cores",
+        "2",
+        "--workflow-profile",
+        "none",
+        *args,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def output_of(result: subprocess.CompletedProcess[str]) -> str:
+    return result.stdout + result.stderr
+
+
+def write_experiment(path: Path, **changes: object) -> Path:
+    """A copy of ch4_passive.yaml with top-level keys replaced (YAML is a JSON superset)."""
+    import yaml
+
+    data = yaml.safe_load(EXPERIMENT.read_text(encoding="utf-8"))
+    data.update(changes)
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """One full smoke run of the thesis experiment (all 5 algorithms, iris + labor)."""
+    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
+    if not (MIRROR / "iris.arff").is_file():
+        pytest.skip(f"ARFF mirror not found at {MIRROR}")
+    workdir = tmp_path_factory.mktemp("smoke")
+    result = snakemake(workdir, "--config", "scale=smoke", f"data_mirror={MIRROR}")
+    return workdir, result
+
+
+@requires_mirror
+def test_smoke_run_produces_every_output(smoke_run) -> None:
+    workdir, result = smoke_run
+    assert result.returncode == 0, output_of(result)[-5000:]
+    results = workdir / "results" / "ch4_passive"
+    for dataset in SMOKE["datasets"]:
+        assert (workdir / "data" / "prepared" / f"{dataset}.parquet").is_file()
+        assert (workdir / "data" / "prepared" / f"{dataset}.json").is_file()
+        for algorithm in ALGORITHMS:
+            assert (results / "records" / dataset / algorithm / "run0.parquet").is_file()
+            assert (results / "logs" / dataset / algorithm / "run0.log").is_file()
+            assert (results / "benchmarks" / dataset / algorithm / "run0.tsv").is_file()
+    for name in ("records.parquet", "summary.csv", "replication.md", "replication.csv"):
+        assert (results / name).is_file(), name
+    assert (results / "tables").is_dir() and (results / "figures").is_dir()
+    # Progress: one line per finished fold in each job log.
+    log = (results / "logs" / "labor" / "decorate" / "run0.log").read_text()
+    assert log.count("fold ") >= SMOKE["folds"] and "fold 3/3" in log
+
+    records = pd.read_parquet(results / "records.parquet")
+    expected_rows = len(SMOKE["datasets"]) * len(ALGORITHMS) * SMOKE["runs"] * SMOKE["folds"] * len(SMOKE["points"])
+    assert len(records) == expected_rows
+    assert set(records["algorithm"]) == set(ALGORITHMS)
+    assert set(records["dataset"]) == set(SMOKE["datasets"])
+    assert sorted(records["point"].unique().tolist()) == SMOKE["points"]
+    assert (records["experiment"] == "ch4_passive").all()
+    assert records["value"].between(0, 100).all()
+    # J48 is one tree; the ensembles are at most 15 members.
+    assert (records.loc[records["algorithm"] == "j48", "ensemble_size"] == 1).all()
+    assert records["ensemble_size"].between(1, 15).all()
+    # Every algorithm trained on the same subset sizes (same folds, same curve points).
+    sizes = records.pivot_table(index=["dataset", "fold", "point"], columns="algorithm", values="n_train")
+    assert (sizes.nunique(axis=1) == 1).all()
+    summary = pd.read_csv(results / "summary.csv")
+    assert len(summary) == len(SMOKE["datasets"]) * len(ALGORITHMS) * len(SMOKE["points"])
+
+
+@requires_mirror
+def test_second_invocation_has_nothing_to_do(smoke_run) -> None:
+    workdir, first = smoke_run
+    assert first.returncode == 0, output_of(first)[-3000:]
+    again = snakemake(workdir, "--config", "scale=smoke", f"data_mirror={MIRROR}")
+    assert again.returncode == 0, output_of(again)[-3000:]
+    assert "Nothing to be done" in output_of(again)
+
+
+@requires_mirror
+def test_rerunning_a_job_gives_bit_identical_values(smoke_run) -> None:
+    workdir, first = smoke_run
+    assert first.returncode == 0, output_of(first)[-3000:]
+    target = workdir / "results" / "ch4_passive" / "records" / "labor" / "decorate" / "run0.parquet"
+    before = pd.read_parquet(target)
+    result = snakemake(
+        workdir, "--config", "scale=smoke", f"data_mirror={MIRROR}",
+        "--force", str(target.relative_to(workdir)),
+    )  # fmt: skip
+    assert result.returncode == 0, output_of(result)[-3000:]
+    after = pd.read_parquet(target)
+    columns = [c for c in before.columns if c != "fit_seconds"]
+    pd.testing.assert_frame_equal(before[columns], after[columns], check_exact=True)
+
+
+# --------------------------------------------------------------------------- config errors
+
+
+def _dry_run(workdir: Path, *config: str) -> subprocess.CompletedProcess[str]:
+    return snakemake(workdir, "--dry-run", "--config", *config, timeout=180)
+
+
+def test_unknown_config_key_names_the_file_and_key(tmp_path: Path) -> None:
+    result = _dry_run(tmp_path, "scael=quick")
+    text = output_of(result)
+    assert result.returncode != 0
+    assert "config/config.yaml" in text and "scael" in text, text[-3000:]
+
+
+def test_unknown_scale_names_the_experiment_file(tmp_path: Path) -> None:
+    result = _dry_run(tmp_path, "scale=huge")
+    text = output_of(result)
+    assert result.returncode != 0
+    assert "ch4_passive.yaml" in text and "'huge'" in text, text[-3000:]
+
+
+def test_unknown_algorithm_names_the_experiment_file(tmp_path: Path) -> None:
+    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
+    bad = write_experiment(
+        tmp_path / "bad_algorithm.yaml", name="bad_algorithm", algorithms={"j48": {}, "decorat": {}}
+    )
+    result = _dry_run(tmp_path, f"experiments=[{bad}]")
+    text = output_of(result)
+    assert result.returncode != 0
+    assert str(bad) in text and "'decorat'" in text and "algorithm" in text, text[-3000:]
+
+
+def test_unknown_dataset_names_the_experiment_file(tmp_path: Path) -> None:
+    bad = write_experiment(tmp_path / "bad_dataset.yaml", name="bad_dataset", datasets=["iris", "irsi"])
+    result = _dry_run(tmp_path, f"experiments=[{bad}]")
+    text = output_of(result)
+    assert result.returncode != 0
+    assert str(bad) in text and "'irsi'" in text and "dataset" in text, text[-3000:]
+
+
+def test_schema_violation_names_file_and_key(tmp_path: Path) -> None:
+    bad = write_experiment(tmp_path / "bad_folds.yaml", name="bad_folds", folds=1)
+    result = _dry_run(tmp_path, f"experiments=[{bad}]")
+    text = output_of(result)
+    assert result.returncode != 0
+    assert str(bad) in text and "folds" in text, text[-3000:]
+
+
+def test_dry_run_of_the_thesis_plans_every_job(tmp_path: Path) -> None:
+    """The default configuration plans 15 datasets x 5 algorithms x 10 runs passive jobs."""
+    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
+    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", timeout=300)
+    text = output_of(result)
+    assert result.returncode == 0, text[-3000:]
+    assert any(line.split()[:2] == ["passive_job", "750"] for line in text.splitlines()), text[-3000:]
+    assert any(line.split()[:2] == ["prepare_dataset", "15"] for line in text.splitlines()), text[-3000:]
+
+
+# --------------------------------------------------------------------------- failures
+
+
+@requires_mirror
+def test_a_failing_job_keeps_the_completed_outputs(tmp_path: Path) -> None:
+    """labor is missing from this mirror: its jobs fail, iris's finish (--keep-going)."""
+    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    shutil.copy(MIRROR / "iris.arff", mirror / "iris.arff")
+    experiment = write_experiment(
+        tmp_path / "partial.yaml",
+        name="partial",
+        datasets=["iris", "labor"],
+        algorithms={"j48": {}},
+        runs=1,
+        folds=3,
+        points=[50, 100],
+        profiles={},
+    )
+    result = snakemake(
+        tmp_path, "--keep-going", "--config", f"experiments=[{experiment}]", f"data_mirror={mirror}"
+    )
+    text = output_of(result)
+    assert result.returncode != 0, text[-3000:]
+    assert "labor" in text
+    results = tmp_path / "results" / "partial"
+    iris = results / "records" / "iris" / "j48" / "run0.parquet"
+    assert iris.is_file(), text[-3000:]
+    assert len(pd.read_parquet(iris)) == 3 * 2
+    assert not (results / "records" / "labor" / "j48" / "run0.parquet").exists()
+    assert not (tmp_path / "data" / "prepared" / "labor.parquet").exists()
+    assert not (results / "records.parquet").exists(), "no aggregate of incomplete records"
+    log = (tmp_path / "data" / "logs" / "prepare_labor.log").read_text()
+    assert "labor" in log and "mirror" in log
+    # No half-written files anywhere.
+    assert not [p for p in tmp_path.rglob("*.tmp")]
