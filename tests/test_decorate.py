@@ -52,8 +52,9 @@ class CodesTree(EncodedClassifier):
 
 
 class FlakyTree(CodesTree):
-    """Stand-in that, for about half of its seeds, predicts with certainty the class it saw
-    least during training — a member that can only hurt the committee's training error."""
+    """Stand-in that, for about half of its seeds, ignores its training data and votes with
+    certainty for a pseudo-random class per example (a deterministic hash of the row): a
+    member that usually raises the committee's training error, so rejections happen."""
 
     def __init__(self, terrible_rate=0.5, max_depth=None, random_state=None):
         super().__init__(max_depth=max_depth, random_state=random_state)
@@ -62,16 +63,13 @@ class FlakyTree(CodesTree):
     def _fit_encoded(self, X, y, sample_weight, schema, n_classes):
         super()._fit_encoded(X, y, sample_weight, schema, n_classes)
         self.terrible_ = bool(np.random.default_rng(self.random_state).random() < self.terrible_rate)
-        self.worst_ = int(np.argmin(np.bincount(y[: self.m_original], minlength=n_classes)))
-
-    m_original = 10**9  # slice bound: all rows unless a test narrows it
 
     def _proba_encoded(self, X):
         if not self.terrible_:
             return super()._proba_encoded(X)
-        out = np.zeros((X.shape[0], self.n_classes_))
-        out[:, self.worst_] = 1.0
-        return out
+        salt = 0 if self.random_state is None else self.random_state % 997
+        noise = np.floor(np.nansum(np.abs(X), axis=1) * 1000 + salt).astype(np.int64) % self.n_classes_
+        return np.eye(self.n_classes_)[noise]
 
 
 class Recorder(EncodedClassifier):
@@ -124,7 +122,7 @@ def committee_error(members, X, y):
 
 def test_training_error_never_rises_and_rejections_happen():
     X, y = mixed_frame(150, seed=1)
-    d = Decorate(FlakyTree(max_depth=3), ensemble_size=15, max_iterations=40, random_state=3)
+    d = Decorate(FlakyTree(max_depth=3), ensemble_size=15, max_iterations=40, random_state=1)
     d.fit(X, y)
     assert d.n_rejected_ > 0, "the flaky stand-in must trigger rejections for this test to mean anything"
     Xe = d.feature_schema_.encode(X)
@@ -218,6 +216,7 @@ def test_members_train_on_t_plus_weighted_artificial_examples(recorder):
         assert Xc.shape[0] == 25 + 12
         np.testing.assert_array_equal(wc, np.r_[np.full(25, 2.0), np.ones(12)])
         np.testing.assert_array_equal(Xc[:25], X0)  # T itself, unchanged
+        np.testing.assert_array_equal(yc[:25], y0)
         R = Xc[25:]
         assert not np.isnan(R).any()  # artificial data has no missing values
         assert set(np.unique(R[:, 1])) <= {0.0, 1.0, 2.0, 3.0}  # declared colour codes
@@ -408,13 +407,27 @@ def test_resolve_artificial():
         resolve_artificial(42)
 
 
-def test_custom_strategy_object():
-    class Zeros:
-        def generate(self, X, schema, n, rng, *, sample_weight=None, pool=None):
+def test_custom_strategy_objects(recorder):
+    class Zeros:  # the bare interface: no weights, no pool
+        def generate(self, X, schema, n, rng):
             return np.zeros((n, X.shape[1]))
 
+    class Weighted:
+        def generate(self, X, schema, n, rng, *, sample_weight=None, pool=None):
+            assert sample_weight is not None and pool is None
+            return np.ones((n, X.shape[1]))
+
     X, y = mixed_frame(30)
-    assert Decorate(CodesTree(), artificial=Zeros(), ensemble_size=3, random_state=0).fit(X, y)
+    Decorate(Recorder(), artificial=Zeros(), ensemble_size=3, max_iterations=3, random_state=0).fit(X, y)
+    assert all(np.all(c[0][30:] == 0) for c in recorder.calls[1:])
+    Decorate(Recorder(), artificial=Weighted(), ensemble_size=3, random_state=0).fit(X, y)
+
+    class WrongShape:
+        def generate(self, X, schema, n, rng):
+            return np.zeros((n + 1, X.shape[1]))
+
+    with pytest.raises(ValueError, match="shape"):
+        Decorate(Recorder(), artificial=WrongShape(), random_state=0).fit(X, y)
 
 
 @pytest.mark.parametrize("bad", [dict(ensemble_size=0), dict(max_iterations=0),

@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -325,6 +326,16 @@ def test_run_job_reports_ensemble_size() -> None:
     assert records["ensemble_size"].tolist()[:4] == [1, 12, 15, 15]
 
 
+def test_ensemble_size_falls_back_to_estimators() -> None:
+    class Members(DummyClassifier):
+        def fit(self, X, y, sample_weight=None):  # noqa: D102 - test double
+            self.estimators_ = [object()] * 7
+            return super().fit(X, y, sample_weight)
+
+    records = _job(iris_like(), lambda a, p, s: Members(random_state=s))
+    assert (records["ensemble_size"] == 7).all()
+
+
 def test_learner_errors_propagate_with_context() -> None:
     class Broken(DummyClassifier):
         def fit(self, X, y, sample_weight=None):  # noqa: D102 - test double
@@ -378,3 +389,85 @@ def test_atomic_path_leaves_nothing_on_failure(tmp_path) -> None:
         tmp.write_text("whole")
     assert target.read_text() == "whole"
     assert [p.name for p in target.parent.iterdir()] == ["out.parquet"]
+
+
+# --------------------------------------------------------------------------- experiment files
+
+REPO = Path(__file__).resolve().parents[1]
+EXPERIMENT_SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
+CH4 = REPO / "config" / "experiments" / "ch4_passive.yaml"
+THESIS_DATASETS = ["anneal", "audio", "autos", "breast-w", "credit-a", "glass", "heart-c",
+                   "hepatitis", "colic", "iris", "labor", "lymph", "segment", "soybean", "splice"]
+
+
+def test_ch4_experiment_file_is_the_thesis_protocol() -> None:
+    from redecorate.protocol.experiment import load_experiment
+
+    spec = load_experiment(CH4, schema=EXPERIMENT_SCHEMA)
+    assert spec.name == "ch4_passive" and spec.kind == "passive"
+    assert list(spec.datasets) == THESIS_DATASETS
+    assert (spec.protocol.runs, spec.protocol.folds) == (10, 10)
+    assert list(spec.protocol.points) == THESIS_POINTS
+    assert spec.algorithms == {
+        "j48": {},
+        "bagging": {"n_estimators": 15},
+        "adaboost": {"n_estimators": 15},
+        "decorate": {"ensemble_size": 15, "max_iterations": 50, "artificial_size": 1.0},
+        "rf": {"n_estimators": 15},
+    }
+    quick = load_experiment(CH4, schema=EXPERIMENT_SCHEMA, scale="quick")
+    assert set(quick.datasets) == {"sk-iris", "sk-wine", "sk-breast-cancer"}
+    assert quick.algorithms == spec.algorithms, "profiles never change the algorithms"
+    assert quick.protocol.seed == spec.protocol.seed
+
+
+def _write(tmp_path, text: str):
+    path = tmp_path / "exp.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+_MINIMAL = """
+name: tiny
+seed: 1
+datasets: [iris]
+algorithms: {j48: {}}
+runs: 1
+folds: 2
+points: [50, 100]
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "known_algorithms", "known_datasets", "expected"),
+    [
+        ("algorithms: {j48: {}, decorat: {}}", ["j48", "decorate"], None, "unknown algorithm 'decorat'"),
+        ("datasets: [iris, irsi]", None, ["iris"], "unknown dataset 'irsi'"),
+        ("profiles: {quick: {datasets: [nope]}}", None, ["iris"], "profiles.quick.datasets"),
+        ("profiles: {quick: {algorithms: {}}}", None, None, "profiles.quick"),
+        ("folds: 1", None, None, "folds"),
+        ("points: [0, 50]", None, None, "points"),
+        ("colour: blue", None, None, "colour"),
+        ("report: {baseline: decorate}", None, None, "report.baseline"),
+    ],
+)
+def test_experiment_errors_name_file_and_key(
+    tmp_path, extra: str, known_algorithms, known_datasets, expected: str
+) -> None:
+    from redecorate.protocol.experiment import ExperimentConfigError, load_experiment
+
+    lines = [line for line in _MINIMAL.strip().splitlines() if line.split(":")[0] != extra.split(":")[0]]
+    path = _write(tmp_path, "\n".join([*lines, extra]) + "\n")
+    with pytest.raises(ExperimentConfigError) as info:
+        load_experiment(path, schema=EXPERIMENT_SCHEMA, known_algorithms=known_algorithms,
+                        known_datasets=known_datasets)  # fmt: skip
+    assert str(path) in str(info.value) and expected in str(info.value)
+
+
+def test_experiment_unknown_scale_is_an_error(tmp_path) -> None:
+    from redecorate.config import ConfigError
+    from redecorate.protocol.experiment import load_experiment
+
+    path = _write(tmp_path, _MINIMAL)
+    with pytest.raises(ConfigError, match="no profile 'quick'"):
+        load_experiment(path, schema=EXPERIMENT_SCHEMA, scale="quick")

@@ -215,6 +215,7 @@ def test_a_failing_job_keeps_the_completed_outputs(tmp_path: Path) -> None:
         folds=3,
         points=[50, 100],
         profiles={},
+        report={},
     )
     result = snakemake(
         tmp_path, "--keep-going", "--config", f"experiments=[{experiment}]", f"data_mirror={mirror}"

@@ -15,6 +15,7 @@ Two deliberate strictnesses beyond plain ``yaml.safe_load``:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,7 @@ def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc})") from None
     try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - SafeLoader subclass
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -159,13 +160,34 @@ def _shorten(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def load_yaml_validated(path: str | Path, schema_path: str | Path) -> dict[str, Any]:
+def _filling_defaults(validator_cls: Any) -> Any:
+    """A validator class that also inserts each property's schema ``default`` when absent.
+
+    This is jsonschema's documented recipe, and what ``snakemake.utils.validate(...,
+    set_default=True)`` does, so a config read here or by Snakemake gets the same values.
+    """
+    validate_properties = validator_cls.VALIDATORS["properties"]
+
+    def set_defaults(validator: Any, properties: dict[str, Any], instance: Any, schema: Any) -> Any:
+        if isinstance(instance, dict):
+            for prop, sub in properties.items():
+                if isinstance(sub, dict) and "default" in sub:
+                    instance.setdefault(prop, copy.deepcopy(sub["default"]))
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(validator_cls, {"properties": set_defaults})
+
+
+def load_yaml_validated(
+    path: str | Path, schema_path: str | Path, *, fill_defaults: bool = False
+) -> dict[str, Any]:
     """Load a YAML mapping and validate it against a JSON schema written in YAML.
 
     Raises :class:`ConfigError` whose message names the file, the line, the key path and the
     schema's complaint for every violation (up to ten), e.g.
     ``config/datasets.yaml:12: datasets.anneal.openml_id: 'two' is not of type 'integer'``.
-    Defaults declared in the schema are *not* filled in: callers own their defaults.
+    With ``fill_defaults`` the schema's ``default`` values are inserted for absent properties
+    (of objects that exist); otherwise the data are returned exactly as written.
     """
     path, schema_path = Path(path), Path(schema_path)
     schema = _load_schema(schema_path)
@@ -173,6 +195,8 @@ def load_yaml_validated(path: str | Path, schema_path: str | Path) -> dict[str, 
     if data is None:
         data = {}
     validator_cls = jsonschema.validators.validator_for(schema)
+    if fill_defaults:
+        validator_cls = _filling_defaults(validator_cls)
     validator = validator_cls(schema, format_checker=validator_cls.FORMAT_CHECKER)
     errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:

@@ -18,6 +18,7 @@
  *   classifier <name> <options...>   Weka class name and options (weka.core.Utils quoting)
  *   seed <int>                       default seed, applied with setSeed() to Randomizable learners
  *   time <R>                         optional: warm-up pass, then R timed repetitions per set
+ *   warmup <k>                       optional: warm up on the first k sets only (default all)
  *   model <0|1>                      optional: include toString() dumps (default 1)
  *   set <id>                         starts a training set block; then, in any order:
  *     train <i> <i> ...                0-based data rows (file order, no filtering), in order
@@ -31,6 +32,7 @@
  *    "pred": [classifyInstance: class index, -1 when missing],
  *    "pred_eval": [Utils.maxIndex(dist) as weka.classifiers.Evaluation counts it, -1 if 0],
  *    "dist": [[p, ...], ...],
+ *    "serialized_bytes": size of the fitted model under Java serialization,
  *    "fit_seconds": median, "predict_seconds": median, "reps": R}
  * Exceptions are caught per set (e.g. Decorate refuses tiny training sets) and reported in
  * "error" instead of aborting the run.
@@ -43,9 +45,11 @@
  */
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.FileReader;
 import java.io.FileWriter;
 import java.io.IOException;
+import java.io.ObjectOutputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -79,6 +83,7 @@ public class WekaOracle {
         String[] classifierOptions = new String[0];
         Integer seed;
         int timeReps = 0;
+        int warmup = -1; // sets in the warm-up pass of timing mode; -1 = all
         boolean dumpModel = true;
         List<SetSpec> sets = new ArrayList<SetSpec>();
     }
@@ -102,7 +107,8 @@ public class WekaOracle {
         if (spec.timeReps > 0) {
             // Warm-up over every set so the JIT has compiled Weka's hot paths before timing:
             // the benchmark compares steady-state speed, not JVM start-up.
-            for (SetSpec s : spec.sets) {
+            int n = spec.warmup < 0 ? spec.sets.size() : Math.min(spec.warmup, spec.sets.size());
+            for (SetSpec s : spec.sets.subList(0, n)) {
                 try {
                     runOnce(spec, data, template, s, null);
                 } catch (Throwable t) {
@@ -162,6 +168,8 @@ public class WekaOracle {
                         spec.seed = Integer.valueOf(rest);
                     } else if (key.equals("time")) {
                         spec.timeReps = Integer.parseInt(rest);
+                    } else if (key.equals("warmup")) {
+                        spec.warmup = Integer.parseInt(rest);
                     } else if (key.equals("model")) {
                         spec.dumpModel = !rest.equals("0");
                     } else if (key.equals("set")) {
@@ -312,6 +320,7 @@ public class WekaOracle {
             }
             b.append(", \"error\": null");
             b.append(", \"measures\": ").append(measures(o.model));
+            b.append(", \"serialized_bytes\": ").append(serializedSize(o.model));
             if (spec.dumpModel) {
                 b.append(", \"model\": ").append(str(o.model.toString()));
             }
@@ -371,6 +380,19 @@ public class WekaOracle {
             }
         }
         return b.append("}").toString();
+    }
+
+    /** Size of the fitted model under Java serialization: the benchmarks' memory proxy. */
+    static long serializedSize(Classifier c) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            ObjectOutputStream oos = new ObjectOutputStream(bytes);
+            oos.writeObject(c);
+            oos.close();
+            return bytes.size();
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     static double median(double[] v) {

@@ -364,6 +364,7 @@ def write_spec(
     time_reps: int,
     dump_model: bool,
     set_ids: Sequence[str] | None,
+    warmup: int | None = None,
 ) -> None:
     """Write the plain-text spec ``WekaOracle.java`` parses (see its header comment)."""
     n = len(train_sets)
@@ -378,6 +379,7 @@ def write_spec(
         f"class {_class_arg(class_index)}",
         f"classifier {classifier} {_options_string(options)}".rstrip(),
         f"time {int(time_reps)}",
+        f"warmup {-1 if warmup is None else int(warmup)}",
         f"model {1 if dump_model else 0}",
     ]
     for i in range(n):
@@ -431,6 +433,7 @@ def run_weka(
     *,
     dump_model: bool = True,
     set_ids: Sequence[str] | None = None,
+    warmup: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
 ) -> list[dict[str, Any]]:
@@ -453,6 +456,7 @@ def run_weka(
     time_reps
         0: run once. ``R > 0``: warm-up pass over all sets, then R timed repetitions of
         fit + predict per set; the medians are ``fit_seconds`` / ``predict_seconds``.
+        ``warmup`` limits the warm-up pass to the first k sets (default: all).
 
     Returns
     -------
@@ -464,6 +468,7 @@ def run_weka(
     ``weka.classifiers.Evaluation`` scores: first argmax of ``dist``, -1 if it is 0; differs
     from ``pred`` e.g. for J48 ``-A``, whose classifyInstance ignores the Laplace correction),
     ``dist`` (``distributionForInstance``, n_test x n_declared_classes),
+    ``serialized_bytes`` (Java serialization size of the fitted model, a memory proxy),
     ``fit_seconds``, ``predict_seconds`` (medians in timing mode, single run otherwise).
     """
     class_dir = compile_oracle(cache_dir)
@@ -483,6 +488,7 @@ def run_weka(
             time_reps,
             dump_model,
             set_ids,
+            warmup,
         )
         _java(class_dir, [str(spec), str(out)], timeout)
         records = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]

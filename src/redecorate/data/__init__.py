@@ -9,7 +9,7 @@ Typical use::
 """
 
 from redecorate.data.arff import ArffAttribute, ArffContent, load_arff, read_arff, to_dataset
-from redecorate.data.dataset import Dataset
+from redecorate.data.dataset import Dataset, category_index
 from redecorate.data.errors import ArffError, DataError, DatasetError, DownloadError, RegistryError
 from redecorate.data.registry import (
     DatasetEntry,
@@ -39,6 +39,7 @@ __all__ = [
     "DownloadError",
     "Registry",
     "RegistryError",
+    "category_index",
     "default_registry_path",
     "load_arff",
     "load_bundled",

@@ -36,7 +36,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from redecorate.data.dataset import Dataset
+from redecorate.data.dataset import Dataset, category_index
 from redecorate.data.errors import ArffError
 
 AttributeKind = Literal["nominal", "numeric", "string"]
@@ -234,9 +234,13 @@ def _parse_attribute(tokens: list[tuple[str, bool]], path: str, lineno: int) -> 
                             f"the type of attribute {name!r}",
                             "quote attribute names that contain spaces")
         return ArffAttribute(name, "string" if kind == "string" else "numeric", (), lineno)
-    if kind in {"date", "relational"}:
-        raise ArffError(path, lineno, f"attribute {name!r} has type {kind}, which redecorate does "
+    if kind == "date":
+        raise ArffError(path, lineno, f"attribute {name!r} has type date, which redecorate does "
                         "not support", "convert it to numeric (e.g. days since an epoch) or nominal, "
+                        "or delete the attribute")
+    if kind == "relational":
+        raise ArffError(path, lineno, f"attribute {name!r} is relational (multi-instance), which "
+                        "redecorate does not support", "flatten the bag into ordinary attributes, "
                         "or delete the attribute")
     raise ArffError(path, lineno, f"unknown type {type_tok!r} for attribute {name!r}",
                     "use numeric, real, integer, string or a nominal domain {v1, v2, ...}; quote "
@@ -462,7 +466,7 @@ def _nominal_column(
                         f"{_domain_text(attr.values)}{hint}",
                         f"correct the value or add it to the @attribute {attr.name!r} declaration on "
                         f"line {attr.line}")
-    cats = pd.Index(list(attr.values), dtype=object)
+    cats = category_index(attr.values)
     return pd.Series(pd.Categorical.from_codes(codes, categories=cats), name=attr.name)
 
 

@@ -22,6 +22,17 @@ from redecorate.data.errors import DatasetError
 REGISTRY_HINT = "config/datasets.yaml"
 
 
+def category_index(values: Sequence[str]) -> pd.Index:
+    """Categories for a nominal attribute, with pandas' default dtype for text.
+
+    Every source builds its categories here, so a Dataset from an ARFF file, a CSV, the
+    bundled data or a prepared parquet compares equal to a Categorical built by hand with
+    ``pd.Categorical(values, categories=[...])`` (object categories under pandas 2, ``str``
+    under pandas 3).
+    """
+    return pd.Index(list(values)) if len(values) else pd.Index([], dtype=object)
+
+
 @dataclass
 class Dataset:
     """A classification dataset with typed attributes and its provenance.

@@ -33,10 +33,10 @@ import math
 import numpy as np
 
 from redecorate.learners.bagging import (
+    MemberFactory,
     as_seed_sequence,
     check_positive_int,
     default_base_estimator,
-    new_member,
 )
 from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
 from redecorate.learners.features import FeatureSchema
@@ -81,12 +81,14 @@ class AdaBoostM1(EncodedClassifier):
         self.vote_proba = vote_proba
         self.random_state = random_state
 
-    def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int) -> None:
+    def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
+                     schema: FeatureSchema, n_classes: int) -> None:
         check_positive_int(self.n_estimators, "n_estimators")
         if self.vote_proba not in ("softmax", "share"):
             raise ValueError(f"vote_proba must be 'softmax' or 'share', got {self.vote_proba!r}")
         base = default_base_estimator() if self.base_estimator is None else self.base_estimator
         seed = as_seed_sequence(self.random_state)
+        make_member = MemberFactory(base)
         weights = np.array(sample_weight, dtype=np.float64)  # a copy: never touch the caller's
         total = weights.sum()
         members: list = []
@@ -94,7 +96,7 @@ class AdaBoostM1(EncodedClassifier):
         errors: list[float] = []
         self.stop_reason_ = "completed"
         for i in range(self.n_estimators):
-            est = new_member(base, seed.spawn(1)[0])
+            est = make_member(seed.spawn(1)[0])
             fit_member(est, X, y, weights, schema, n_classes)
             wrong = np.argmax(member_proba(est, X), axis=1) != y
             eps = float(weights[wrong].sum() / weights.sum())
@@ -117,7 +119,7 @@ class AdaBoostM1(EncodedClassifier):
         self.estimator_errors_ = np.asarray(errors)
         self.n_classes_ = n_classes
 
-    def _vote_sums(self, X) -> np.ndarray:
+    def _vote_sums(self, X: np.ndarray) -> np.ndarray:
         """Σ_{i: C_i(x)=y} log(1/β_i) for every class y (Algorithm 1's output score)."""
         votes = np.zeros((X.shape[0], self.n_classes_))
         rows = np.arange(X.shape[0])
@@ -125,7 +127,7 @@ class AdaBoostM1(EncodedClassifier):
             votes[rows, np.argmax(member_proba(est, X), axis=1)] += alpha
         return votes
 
-    def _proba_encoded(self, X) -> np.ndarray:
+    def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         if len(self.estimators_) == 1:
             return member_proba(self.estimators_[0], X)
         votes = self._vote_sums(X)

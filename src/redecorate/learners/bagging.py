@@ -19,16 +19,22 @@ Random Forests as well.
 
 from __future__ import annotations
 
+import copy
 import numbers
 
 import numpy as np
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, clone
 
 from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
 from redecorate.learners.features import FeatureSchema
 
+#: What ``random_state`` may be: seeds are ints or SeedSequences in the pipeline; numpy
+#: generators are accepted for interactive use (then a refit is not reproducible).
+RandomStateLike = int | np.random.SeedSequence | np.random.Generator | np.random.RandomState | None
+
 __all__ = [
     "Bagging",
+    "MemberFactory",
     "as_seed_sequence",
     "check_positive_int",
     "combine_members",
@@ -73,7 +79,8 @@ class Bagging(EncodedClassifier):
         self.voting = voting
         self.random_state = random_state
 
-    def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int) -> None:
+    def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
+                     schema: FeatureSchema, n_classes: int) -> None:
         check_positive_int(self.n_estimators, "n_estimators")
         if self.voting not in ("soft", "hard"):
             raise ValueError(f"voting must be 'soft' or 'hard', got {self.voting!r}")
@@ -84,11 +91,12 @@ class Bagging(EncodedClassifier):
         )
         self.n_classes_ = n_classes
 
-    def _proba_encoded(self, X) -> np.ndarray:
+    def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         return combine_members(self.estimators_, X, self.n_classes_, self.voting)
 
 
-def combine_members(estimators, X: np.ndarray, n_classes: int, voting: str = "soft") -> np.ndarray:
+def combine_members(estimators: list, X: np.ndarray, n_classes: int,
+                    voting: str = "soft") -> np.ndarray:
     """Average member probabilities (``soft``) or vote shares (``hard``) on encoded ``X``.
 
     Hard votes go to each member's most probable class, ties to the first class (as
@@ -106,18 +114,20 @@ def combine_members(estimators, X: np.ndarray, n_classes: int, voting: str = "so
     return out
 
 
-def fit_bootstrap_members(base, X, y, sample_weight, schema, n_classes, n_estimators,
-                          seed: np.random.SeedSequence):
+def fit_bootstrap_members(base, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
+                          schema: FeatureSchema, n_classes: int, n_estimators: int,
+                          seed: np.random.SeedSequence) -> tuple[list, list[np.ndarray]]:
     """Fit ``n_estimators`` clones of ``base``, each on its own bootstrap replicate.
 
     Returns ``(members, replicate_indices)``. Members are trained with unit weights on the
     drawn copies (Weka's resampleWithWeights), see the module docstring.
     """
     members, samples = [], []
+    make_member = MemberFactory(base)
     for child in seed.spawn(n_estimators):
         draw_seed, learner_seed = child.spawn(2)
         idx = bootstrap_indices(sample_weight, np.random.default_rng(draw_seed))
-        est = new_member(base, learner_seed)
+        est = make_member(learner_seed)
         fit_member(est, X[idx], y[idx], np.ones(idx.size), schema, n_classes)
         members.append(est)
         samples.append(idx)
@@ -137,7 +147,7 @@ def bootstrap_indices(sample_weight: np.ndarray, rng: np.random.Generator) -> np
 
 
 # -- helpers shared by the ensembles ------------------------------------------------------
-def as_seed_sequence(random_state) -> np.random.SeedSequence:
+def as_seed_sequence(random_state: RandomStateLike) -> np.random.SeedSequence:
     """Turn ``random_state`` into a *fresh* :class:`~numpy.random.SeedSequence`.
 
     A SeedSequence passed in is copied (same entropy and spawn key, spawn counter reset),
@@ -168,25 +178,40 @@ def member_seed(seed: np.random.SeedSequence) -> int:
     return int(seed.generate_state(1, dtype=np.uint32)[0])
 
 
-def new_member(base, seed: np.random.SeedSequence):
-    """An unfitted clone of ``base`` with its own seed when it has a ``random_state``.
+class MemberFactory:
+    """Unfitted copies of a base learner, each with its own seed.
 
+    ``clone`` introspects constructor signatures, which costs more than fitting J48 on a
+    handful of examples (the low learning-curve points); so ``base`` is cloned once and
+    each member is a deep copy of that unfitted prototype, which is equivalent.
     Weka's ensembles reseed ``Randomizable`` members the same way; random trees depend on
-    it, deterministic learners (default J48) simply ignore it.
+    the seed, deterministic learners (default J48) ignore it.
     """
-    est = clone(base)
-    if "random_state" in est.get_params(deep=False):
-        est.set_params(random_state=member_seed(seed))
-    return est
+
+    def __init__(self, base: BaseEstimator):
+        self.prototype = clone(base)
+        self.seeded = "random_state" in self.prototype.get_params(deep=False)
+
+    def __call__(self, seed: np.random.SeedSequence) -> BaseEstimator:
+        est = copy.deepcopy(self.prototype)
+        if self.seeded:
+            est.random_state = member_seed(seed)  # what set_params does, minus introspection
+        return est
 
 
-def default_base_estimator():
+def new_member(base: BaseEstimator, seed: np.random.SeedSequence) -> BaseEstimator:
+    """One unfitted clone of ``base`` with its own seed (see :class:`MemberFactory`)."""
+    return MemberFactory(base)(seed)
+
+
+def default_base_estimator() -> BaseEstimator:
     """Weka-default J48, the base learner of every thesis experiment (imported lazily)."""
     from redecorate.learners.j48 import J48
 
     return J48()
 
 
-def check_positive_int(value, name: str) -> None:
+def check_positive_int(value: object, name: str) -> None:
+    """Reject sizes that would silently build an empty or fractional ensemble."""
     if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")

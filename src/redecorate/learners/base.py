@@ -23,6 +23,7 @@ from sklearn.utils.validation import (
     _check_n_features,
     _check_sample_weight,
     check_is_fitted,
+    column_or_1d,
     validate_data,
 )
 
@@ -82,15 +83,17 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Fit on a DataFrame (Categorical = nominal) or a numeric array; NaN = missing."""
         Xe = self._validate_X(X, reset=True)
-        y_in = y
-        y = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            raise ValueError("y should be a 1d array, got an array of shape %s instead." % (y.shape,))
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None"
+            )
+        if not (isinstance(y, pd.Series | pd.Categorical) and isinstance(y.dtype, pd.CategoricalDtype)):
+            y = column_or_1d(np.asarray(y), warn=True)
         if len(y) != Xe.shape[0]:
             raise ValueError(
                 f"Found input variables with inconsistent numbers of samples: [{Xe.shape[0]}, {len(y)}]"
             )
-        self.classes_, y_codes = _encode_labels(y_in)
+        self.classes_, y_codes = _encode_labels(y)
         w = _check_sample_weight(sample_weight, Xe, dtype=np.float64)
         if sample_weight is None:
             w = np.ones(Xe.shape[0], dtype=np.float64)

@@ -48,18 +48,20 @@ on the fresh ``R``.
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from redecorate.learners.bagging import (
+    MemberFactory,
     as_seed_sequence,
     check_positive_int,
     default_base_estimator,
-    new_member,
 )
 from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
 from redecorate.learners.features import FeatureSchema
@@ -132,10 +134,11 @@ class ArtificialData(Protocol):
     ``X`` is the encoded training matrix (nominal codes, NaN missing) described by
     ``schema``; ``generate`` returns an encoded ``(n, n_features)`` float matrix. ``pool``
     is the encoded example pool given to :meth:`Decorate.fit` (DECORATE (Unlabeled)),
-    ``None`` otherwise. A strategy may also define ``prepare(X, schema, rng, *,
-    sample_weight=None, pool=None)`` returning the object whose ``generate`` is used for
-    every trial of one fit: the built-in ones estimate their statistics there once, and
-    "sampled" builds its fixed pool there.
+    ``None`` otherwise. Only the keywords a strategy's ``generate`` declares are passed,
+    so the bare ``generate(X, schema, n, rng)`` is enough. A strategy may also define
+    ``prepare(X, schema, rng, *, sample_weight=None, pool=None)`` returning the object
+    whose ``generate`` is used for every trial of one fit: the built-in ones estimate their
+    statistics there once, and "sampled" builds its fixed pool there.
     """
 
     def generate(self, X: np.ndarray, schema: FeatureSchema, n: int, rng: np.random.Generator,
@@ -329,13 +332,39 @@ def resolve_artificial(artificial) -> ArtificialData:
     return artificial
 
 
+def _accepted_keywords(method, **keywords) -> dict:
+    """The subset of ``keywords`` that ``method`` accepts, so a user strategy may implement
+    the bare ``generate(X, schema, n, rng)`` and ignore weights and pools."""
+    try:
+        params = inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return keywords
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return keywords
+    return {k: v for k, v in keywords.items() if k in params}
+
+
+def _start(strategy, X: np.ndarray, schema: FeatureSchema, rng: np.random.Generator,
+           sample_weight, pool) -> Callable[[int, np.random.Generator], np.ndarray]:
+    """Prepare ``strategy`` for one fit and return ``draw(n, rng)`` for its trials."""
+    if callable(getattr(strategy, "prepare", None)):
+        strategy = strategy.prepare(X, schema, rng, **_accepted_keywords(
+            strategy.prepare, sample_weight=sample_weight, pool=pool))
+    keywords = _accepted_keywords(strategy.generate, sample_weight=sample_weight, pool=pool)
+
+    def draw(n: int, trial_rng: np.random.Generator) -> np.ndarray:
+        R = np.asarray(strategy.generate(X, schema, n, trial_rng, **keywords), dtype=np.float64)
+        if R.shape != (n, X.shape[1]):
+            raise ValueError(f"artificial-data strategy returned shape {R.shape}, expected {(n, X.shape[1])}")
+        return R
+
+    return draw
+
+
 def artificial_examples(X: np.ndarray, schema: FeatureSchema, n: int, rng: np.random.Generator,
                         strategy="gaussian", *, sample_weight=None, pool=None) -> np.ndarray:
     """Draw ``n`` encoded artificial examples from the data model of ``X`` (one-off use)."""
-    s = resolve_artificial(strategy)
-    if hasattr(s, "prepare"):
-        s = s.prepare(X, schema, rng, sample_weight=sample_weight, pool=pool)
-    return s.generate(X, schema, n, rng, sample_weight=sample_weight, pool=pool)
+    return _start(resolve_artificial(strategy), X, schema, rng, sample_weight, pool)(n, rng)
 
 
 # =========================================================================================
@@ -421,7 +450,8 @@ class Decorate(EncodedClassifier):
         finally:
             del self._fit_pool
 
-    def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int) -> None:
+    def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
+                     schema: FeatureSchema, n_classes: int) -> None:
         check_positive_int(self.ensemble_size, "ensemble_size")
         check_positive_int(self.max_iterations, "max_iterations")
         if (not isinstance(self.artificial_size, numbers.Real) or isinstance(self.artificial_size, bool)
@@ -430,6 +460,7 @@ class Decorate(EncodedClassifier):
         if self.rejection_loss not in ("error", "mse"):
             raise ValueError(f"rejection_loss must be 'error' or 'mse', got {self.rejection_loss!r}")
         base = default_base_estimator() if self.base_estimator is None else self.base_estimator
+        make_member = MemberFactory(base)
         strategy = resolve_artificial(self.artificial)
         raw_pool = getattr(self, "_fit_pool", None)
         pool = None if raw_pool is None else schema.encode(raw_pool)
@@ -437,15 +468,14 @@ class Decorate(EncodedClassifier):
         seed = as_seed_sequence(self.random_state)
         m = y.size
         n_art = max(1, math.floor(self.artificial_size * m))
-        model_rng = np.random.default_rng(seed.spawn(1)[0])
-        if hasattr(strategy, "prepare"):
-            strategy = strategy.prepare(X, schema, model_rng, sample_weight=sample_weight, pool=pool)
+        draw_artificial = _start(strategy, X, schema, np.random.default_rng(seed.spawn(1)[0]),
+                                 sample_weight, pool)
         art_weight = np.ones(n_art)
         w_aug = np.concatenate([sample_weight, art_weight])
 
         # Steps 1-5: C_1 = BaseLearn(T), C* = {C_1}, ε = training error of C*.
         _, learner_seed = seed.spawn(1)[0].spawn(2)
-        first = new_member(base, learner_seed)
+        first = make_member(learner_seed)
         fit_member(first, X, y, sample_weight, schema, n_classes)
         members = [first]
         proba_sum = np.array(member_proba(first, X), dtype=np.float64)  # Σ_i P̂_{C_i} on T
@@ -457,14 +487,13 @@ class Decorate(EncodedClassifier):
             data_seed, learner_seed = seed.spawn(1)[0].spawn(2)
             rng = np.random.default_rng(data_seed)
             # Steps 7-8: artificial examples R, labelled against the current committee.
-            R = np.asarray(strategy.generate(X, schema, n_art, rng, sample_weight=sample_weight,
-                                             pool=pool), dtype=np.float64)
+            R = draw_artificial(n_art, rng)
             committee_on_R = member_proba(members[0], R)
             for est in members[1:]:
                 committee_on_R = committee_on_R + member_proba(est, R)
             labels = inverse_label(committee_on_R, rng)
             # Steps 9-12: C' = BaseLearn(T ∪ R); R is discarded afterwards.
-            candidate = new_member(base, learner_seed)
+            candidate = make_member(learner_seed)
             fit_member(candidate, np.vstack([X, R]), np.concatenate([y, labels]), w_aug,
                        schema, n_classes)
             # Steps 11, 13-18: keep C' iff the committee's training loss does not rise.
@@ -491,7 +520,7 @@ class Decorate(EncodedClassifier):
         self.n_artificial_ = n_art
         self.n_classes_ = n_classes
 
-    def _proba_encoded(self, X) -> np.ndarray:
+    def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         """P̂_y(x) = mean over members of P̂_{C_i,y}(x) (§3.2)."""
         total = member_proba(self.estimators_[0], X)
         for est in self.estimators_[1:]:

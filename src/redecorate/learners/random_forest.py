@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 from redecorate.learners.bagging import (
     as_seed_sequence,
     check_positive_int,
@@ -75,7 +77,8 @@ class RandomForest(EncodedClassifier):
         self.max_features = max_features
         self.random_state = random_state
 
-    def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int) -> None:
+    def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
+                     schema: FeatureSchema, n_classes: int) -> None:
         from redecorate.learners.j48 import J48
 
         check_positive_int(self.n_estimators, "n_estimators")
@@ -87,5 +90,5 @@ class RandomForest(EncodedClassifier):
         )
         self.n_classes_ = n_classes
 
-    def _proba_encoded(self, X):
+    def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         return combine_members(self.estimators_, X, self.n_classes_, "soft")

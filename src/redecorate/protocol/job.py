@@ -145,6 +145,20 @@ def _default_factory() -> LearnerFactory:
     return make_learner
 
 
+def _ensemble_size(estimator: Any) -> int:
+    """Members of the fitted model: ``ensemble_size_``, else ``len(estimators_)``, else 1.
+
+    DECORATE may stop short of its desired size and AdaBoost.M1 may stop after one member,
+    so the record keeps the size actually fitted. ``estimators_`` is scikit-learn's
+    convention for ensembles; a model with neither attribute is a single classifier.
+    """
+    size = getattr(estimator, "ensemble_size_", None)
+    if size is None:
+        members = getattr(estimator, "estimators_", None)
+        size = len(members) if members is not None else 1
+    return int(size)
+
+
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
@@ -201,6 +215,10 @@ def run_job(
     categories = (
         set(y_all.cat.categories) if isinstance(y_all.dtype, pd.CategoricalDtype) else None
     )
+    if getattr(dataset, "weights", None) is not None:
+        # None of the thesis datasets carries ARFF instance weights; say so rather than
+        # silently treating a weighted dataset as unweighted.
+        report(f"[{experiment}] {dataset.name}: instance weights are ignored by run_job")
     folds = run_folds(dataset, n_folds, run=run, seed=seed)
     rows: list[tuple[Any, ...]] = []
     started = time.perf_counter()
@@ -230,7 +248,7 @@ def run_job(
                     f"learner predicted values outside the class domain at {where}: {unknown}"
                 )
             correct = int(np.count_nonzero(predicted == y_test))
-            size = getattr(estimator, "ensemble_size_", None)
+            size = _ensemble_size(estimator)
             rows.append(
                 (
                     experiment,
@@ -243,7 +261,7 @@ def run_job(
                     "accuracy",
                     100.0 * correct / len(y_test),
                     fit_seconds,
-                    1 if size is None else int(size),
+                    size,
                 )
             )
         report(

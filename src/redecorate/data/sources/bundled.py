@@ -16,7 +16,7 @@ import pandas as pd
 import sklearn
 from sklearn import datasets as skd
 
-from redecorate.data.dataset import Dataset
+from redecorate.data.dataset import Dataset, category_index
 from redecorate.data.errors import DatasetError
 
 _LOADERS: dict[str, tuple[Callable[..., object], str]] = {
@@ -50,7 +50,7 @@ def load_bundled(sklearn_name: str, *, name: str | None = None) -> Dataset:
                      columns=[str(c) for c in bunch.feature_names])  # type: ignore[attr-defined]
     names = [str(t) for t in bunch.target_names]  # type: ignore[attr-defined]
     codes = np.asarray(bunch.target, dtype=np.int64)  # type: ignore[attr-defined]
-    y = pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(names, dtype=object)),
+    y = pd.Series(pd.Categorical.from_codes(codes, categories=category_index(names)),
                   name="class")
     dataset = Dataset(
         name=name or f"sk-{key.replace('_', '-')}",

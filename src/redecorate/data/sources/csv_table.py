@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from redecorate.data.dataset import Dataset
+from redecorate.data.dataset import Dataset, category_index
 from redecorate.data.errors import DatasetError
 from redecorate.data.sources.checksum import verify_sha256
 
@@ -32,7 +32,7 @@ def _sorted_levels(values: pd.Series) -> list[str]:
 def _nominal(values: pd.Series) -> pd.Series:
     as_text = values.astype(object).where(values.notna(), None)
     as_text = as_text.map(lambda v: None if v is None else str(v))
-    cats = pd.Index(_sorted_levels(as_text), dtype=object)
+    cats = category_index(_sorted_levels(as_text))
     return pd.Series(pd.Categorical(as_text, categories=cats), name=values.name)
 
 

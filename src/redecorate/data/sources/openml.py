@@ -90,7 +90,7 @@ def _is_transient(exc: BaseException) -> bool:
 
 def _open(url: str, timeout: float) -> Any:
     request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT, "Accept-Encoding": "identity"})
-    return urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 - http(s) by construction
+    return urllib.request.urlopen(request, timeout=timeout)  # http(s) URLs by construction
 
 
 def _with_retries(fn: Any, *, retries: int, backoff: float) -> Any:
@@ -98,7 +98,7 @@ def _with_retries(fn: Any, *, retries: int, backoff: float) -> Any:
     for attempt in range(retries + 1):
         try:
             return fn()
-        except Exception as exc:  # noqa: BLE001 - classified below, re-raised when final
+        except Exception as exc:  # classified below; re-raised when final
             if attempt == retries or not _is_transient(exc):
                 raise
             time.sleep(backoff * 2**attempt)
@@ -142,7 +142,7 @@ def _write_atomically(path: Path, chunks: Any, *, md5: str | None) -> str:
     leaves a file that a later run would take for a good download.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    h = hashlib.md5()  # noqa: S324 - OpenML publishes md5; integrity, not security
+    h = hashlib.md5()  # OpenML publishes md5: integrity, not security
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as fh:

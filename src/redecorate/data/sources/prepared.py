@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from redecorate.data.dataset import Dataset
+from redecorate.data.dataset import Dataset, category_index
 from redecorate.data.errors import DatasetError
 
 FORMAT_VERSION = 1
@@ -89,7 +89,7 @@ def _restore(series: pd.Series, categories: list[Any], what: str, path: Path) ->
     if unknown:
         raise DatasetError(f"{path}: {what} holds values {sorted(map(str, unknown))[:5]} that the "
                            "sidecar does not declare; fix: regenerate the prepared file")
-    restored = pd.Categorical(values, categories=pd.Index(categories, dtype=object))
+    restored = pd.Categorical(values, categories=category_index(categories))
     return pd.Series(restored, name=series.name)
 
 

@@ -1,0 +1,70 @@
+"""Random Forests: bagged J48 random trees with K = floor(log2(k+1)) candidate attributes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from redecorate.learners.base import member_proba
+from redecorate.learners.random_forest import RandomForest, random_subspace_size
+
+
+@pytest.mark.parametrize("k, thesis, weka", [(1, 1, 2), (2, 1, 2), (3, 2, 3), (4, 2, 3),
+                                             (9, 3, 4), (19, 4, 5), (35, 5, 6), (69, 6, 7)])
+def test_subspace_size(k, thesis, weka):
+    assert random_subspace_size(k) == thesis
+    assert random_subspace_size(k, "weka") == min(weka, k)
+
+
+def test_subspace_size_is_clipped_and_validated():
+    assert random_subspace_size(3, 10) == 3
+    assert random_subspace_size(5, 2) == 2
+    for bad in (0, -1, 1.5, "sqrt"):
+        with pytest.raises(ValueError):
+            random_subspace_size(5, bad)
+
+
+def _data(n, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    X = pd.DataFrame({f"x{j}": rng.normal(y * (j % 3), 1.0) for j in range(6)})
+    X["nom"] = pd.Categorical(np.array(["p", "q"])[(y + (rng.random(n) < 0.2)) % 2],
+                              categories=["p", "q", "r"])
+    return X, np.array(["neg", "pos"])[y]
+
+
+@pytest.fixture
+def J48():
+    return pytest.importorskip("redecorate.learners.j48").J48
+
+
+def test_members_are_unpruned_random_j48_trees(J48):
+    X, y = _data(100)
+    rf = RandomForest(n_estimators=6, random_state=0).fit(X, y)
+    assert rf.max_features_ == 3  # k = 7 attributes → floor(log2 8)
+    for tree in rf.estimators_:
+        assert isinstance(tree, J48)
+        assert tree.unpruned and tree.min_instances == 1 and tree.max_features == 3
+    seeds = [t.random_state for t in rf.estimators_]
+    assert len(set(seeds)) == len(seeds)
+    Xe = rf.feature_schema_.encode(X)
+    expected = np.mean([member_proba(t, Xe) for t in rf.estimators_], axis=0)
+    np.testing.assert_allclose(rf.predict_proba(X), expected)
+    assert np.mean(rf.predict(X) == y) > 0.8
+
+
+def test_deterministic_on_refit(J48):
+    X, y = _data(80, seed=1)
+    rf = RandomForest(n_estimators=5, random_state=9)
+    p1 = rf.fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(p1, rf.fit(X, y).predict_proba(X))
+    other = RandomForest(n_estimators=5, random_state=10).fit(X, y).predict_proba(X)
+    assert not np.array_equal(p1, other)
+
+
+@pytest.mark.parametrize("m", [1, 2])
+def test_tiny_training_sets(J48, m):
+    X, y = _data(10)
+    rf = RandomForest(random_state=0).fit(X.iloc[:m], y[:m])
+    np.testing.assert_allclose(rf.predict_proba(X).sum(axis=1), 1.0)
