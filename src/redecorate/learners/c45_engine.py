@@ -779,9 +779,59 @@ def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
 
 
 @njit(cache=True)
-def build_tree(X, y, w, k, nom_sizes, counts_for_avg, all_vals, all_off, min_obj, use_mdl, prune,
-               raising, collapse, cf, random_k, seed):
+def distinct_numeric_values(X, nom_sizes):
+    """Sorted distinct known values of every numeric attribute, concatenated, with offsets.
+
+    C4.5 places a threshold on the largest training value below the midpoint, looked up
+    in the whole training set (Weka's ``setSplitPoint``).
+    """
+    n, d = X.shape
+    off = np.zeros(d + 1, dtype=np.int64)
+    vals = np.empty(n * d)
+    pos = 0
+    col = np.empty(n)
+    for a in range(d):
+        if nom_sizes[a] == 0:
+            m = 0
+            for i in range(n):
+                v = X[i, a]
+                if not np.isnan(v):
+                    col[m] = v
+                    m += 1
+            srt = np.sort(col[:m])
+            for i in range(m):
+                if i == 0 or srt[i] != srt[i - 1]:
+                    vals[pos] = srt[i]
+                    pos += 1
+        off[a + 1] = pos
+    return vals[:pos].copy(), off
+
+
+@njit(cache=True)
+def gains_counted_in_average(nom_sizes, n):
+    """Attributes whose gain enters the average-gain threshold.
+
+    Weka leaves out nominal attributes with many values (at least 30 % of the number of
+    instances), unless every attribute is such a nominal one.
+    """
+    d = nom_sizes.shape[0]
+    many = np.empty(d, dtype=np.bool_)
+    all_many = d > 0
+    for a in range(d):
+        many[a] = nom_sizes[a] > 0 and not (0.3 * n - nom_sizes[a] > 1e-6)
+        all_many = all_many and many[a]
+    out = np.empty(d, dtype=np.bool_)
+    for a in range(d):
+        out[a] = all_many or not many[a]
+    return out
+
+
+@njit(cache=True)
+def build_tree(X, y, w, k, nom_sizes, min_obj, use_mdl, prune, raising, collapse, cf, random_k,
+               seed):
     """Grow, collapse and prune one tree; return it as compact arrays."""
+    counts_for_avg = gains_counted_in_average(nom_sizes, X.shape[0])
+    all_vals, all_off = distinct_numeric_values(X, nom_sizes)
     if random_k > 0:
         np.random.seed(seed)
     t_att = List.empty_list(types.int64)
@@ -821,17 +871,19 @@ def _add_node_prob(pc, k, laplace, out, weight):
 
 
 @njit(cache=True)
-def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, out):
+def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, out, st_node, st_w):
     """Weighted descent of one row (Weka's ``getProbs``): a missing value follows every
     non-empty branch with the branch's share of the node's training weight; a row
-    reaching an empty leaf takes the class distribution of that branch at its parent."""
-    st_node = List.empty_list(types.int64)
-    st_w = List.empty_list(types.float64)
-    st_node.append(0)
-    st_w.append(1.0)
-    while len(st_node) > 0:
-        node = st_node.pop()
-        weight = st_w.pop()
+    reaching an empty leaf takes the class distribution of that branch at its parent.
+    ``st_node``/``st_w`` are scratch stacks as long as the tree (a node is pushed once)."""
+    top = 0
+    st_node[0] = 0
+    st_w[0] = 1.0
+    top = 1
+    while top > 0:
+        top -= 1
+        node = st_node[top]
+        weight = st_w[top]
         a = att[node]
         if a < 0:
             _add_node_prob(_node_class_totals(dist, doff, node, k), k, laplace, out, weight)
@@ -850,8 +902,9 @@ def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, 
                     bag += dist[doff[node] + i, j]
                 c = child0[node] + i
                 if not empty[c]:
-                    st_node.append(c)
-                    st_w.append(weight * bag / tot)
+                    st_node[top] = c
+                    st_w[top] = weight * bag / tot
+                    top += 1
             continue
         c = child0[node] + s
         if empty[c]:
@@ -868,15 +921,33 @@ def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, 
             else:
                 _add_node_prob(_node_class_totals(dist, doff, node, k), k, laplace, out, weight)
             continue
-        st_node.append(c)
-        st_w.append(weight)
+        st_node[top] = c
+        st_w[top] = weight
+        top += 1
 
 
 @njit(cache=True)
 def predict_tree(X, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace):
-    """Class probabilities of each row (unnormalised when weight is lost to empty leaves)."""
+    """Class probabilities of each row, normalised to sum to one.
+
+    Weka leaves a row's distribution unnormalised when part of its weight reaches empty
+    leaves through a missing value; the shares of the remaining classes are the same.
+    A row with no weight left gets the uniform distribution.
+    """
     n = X.shape[0]
     out = np.zeros((n, k))
+    st_node = np.empty(att.shape[0] + 1, dtype=np.int64)
+    st_w = np.empty(att.shape[0] + 1)
     for i in range(n):
-        _probs(X[i], att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, out[i])
+        _probs(X[i], att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, out[i],
+               st_node, st_w)
+        tot = 0.0
+        for j in range(k):
+            tot += out[i, j]
+        if tot > 0.0:
+            for j in range(k):
+                out[i, j] /= tot
+        else:
+            for j in range(k):
+                out[i, j] = 1.0 / k
     return out

@@ -12,6 +12,7 @@ one-hot encoding.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -32,12 +33,12 @@ class FeatureSchema:
     def n_features(self) -> int:
         return len(self.names)
 
-    @property
+    @cached_property
     def nominal_sizes(self) -> np.ndarray:
         """Domain size per attribute, 0 for numeric ones (the tree engine's encoding)."""
         return np.array([0 if c is None else len(c) for c in self.categories], dtype=np.int64)
 
-    @property
+    @cached_property
     def is_nominal(self) -> np.ndarray:
         return np.array([c is not None for c in self.categories], dtype=bool)
 

@@ -85,30 +85,23 @@ class J48(EncodedClassifier):
         X = np.ascontiguousarray(X, dtype=np.float64)
         y = np.ascontiguousarray(y, dtype=np.int64)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
-        if (w < 0).any():
-            raise ValueError("sample_weight must be non-negative")
-        keep = w > 0
-        if not keep.all():
+        if not (w > 0).all():
+            if (w < 0).any():
+                raise ValueError("sample_weight must be non-negative")
+            keep = w > 0
             X, y, w = X[keep], y[keep], w[keep]
         nom = schema.nominal_sizes
-        n = X.shape[0]
-        # Weka counts an attribute's gain towards the average unless every attribute is
-        # nominal with many values (>= 30 % of the instances): then all count.
-        many_valued = bool(nom.size) and bool(np.all((nom > 0) & (nom >= 0.3 * n - 1e-6)))
-        counts_for_avg = (nom == 0) | many_valued | (nom < 0.3 * n - 1e-6)
-        all_vals, all_off = _distinct_numeric_values(X, nom)
         random_k = 0 if self.max_features is None else max(1, int(self.max_features))
         seed = _seed_from(self.random_state) if random_k else 0
-        if n == 0:
-            # No usable weight at all: an empty leaf predicting the uniform distribution.
+        if X.shape[0] == 0:
+            # No usable weight at all: a single empty leaf (uniform predictions).
             X = np.zeros((1, X.shape[1]))
             y = np.zeros(1, dtype=np.int64)
             w = np.full(1, 1e-9)
         tree = c45_engine.build_tree(
-            X, y, w, int(n_classes), nom, counts_for_avg, all_vals, all_off,
-            float(self.min_instances), bool(self.use_mdl_correction), not self.unpruned,
-            bool(self.subtree_raising), bool(self.collapse_tree), float(self.confidence),
-            random_k, seed,
+            X, y, w, int(n_classes), nom, float(self.min_instances),
+            bool(self.use_mdl_correction), not self.unpruned, bool(self.subtree_raising),
+            bool(self.collapse_tree), float(self.confidence), random_k, seed,
         )
         self.tree_ = tree
         self.n_classes_ = int(n_classes)
@@ -120,13 +113,10 @@ class J48(EncodedClassifier):
     def _proba_encoded(self, X) -> np.ndarray:
         att, split, child0, nb, empty, doff, dist = self.tree_
         X = np.ascontiguousarray(X, dtype=np.float64)
-        p = c45_engine.predict_tree(
+        return c45_engine.predict_tree(
             X, att, split, child0, nb, empty, doff, dist, self.nominal_sizes_,
             self.n_classes_, bool(self.laplace),
         )
-        s = p.sum(axis=1, keepdims=True)
-        uniform = np.full_like(p, 1.0 / self.n_classes_)
-        return np.where(s > 0, p / np.where(s > 0, s, 1.0), uniform)
 
     # -- inspection -------------------------------------------------------------------
     def export_text(self) -> str:
@@ -181,23 +171,3 @@ def _fmt(x: float, digits: int = 2) -> str:
         return f"{r:.1f}" if r == round(r, 1) else f"{r:.2f}"
     text = f"{round(float(x), digits):.{digits}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
-
-
-def _distinct_numeric_values(X: np.ndarray, nom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct known values of every numeric attribute, concatenated with offsets.
-
-    C4.5 places a threshold on the largest training value below the midpoint, looked up
-    in the whole training set (Weka's ``setSplitPoint``).
-    """
-    parts = []
-    off = np.zeros(X.shape[1] + 1, dtype=np.int64)
-    for j in range(X.shape[1]):
-        if nom[j] == 0:
-            col = X[:, j]
-            u = np.unique(col[~np.isnan(col)])
-        else:
-            u = np.empty(0)
-        parts.append(u)
-        off[j + 1] = off[j] + u.shape[0]
-    vals = np.concatenate(parts) if parts else np.empty(0)
-    return np.ascontiguousarray(vals, dtype=np.float64), off
