@@ -22,30 +22,28 @@ THESIS_SCATTER_POINTS = (1, 20)  # Figures 4.1-4.4 show 1 % and 20 %
 
 
 def _write_replication(summary: pd.DataFrame, settings: dict[str, Any], md: Path, csv: Path) -> None:
-    """Reproduced-vs-published comparison, from the report library once it provides it."""
+    """Reproduced-vs-published comparison, from the report library once it provides it.
+
+    ``md`` and ``csv`` are staged paths named ``replication.md`` / ``replication.csv`` in one
+    directory, so a writer that takes an output directory writes exactly them.
+    """
     try:
         from redecorate.report import write_replication  # type: ignore[attr-defined]
     except ImportError:
-        write_replication = None
-    if write_replication is None:
-        # TODO(lead): wire redecorate.report.write_replication here when it exists.
-        note = (
+        # TODO(lead): redecorate.report.write_replication does not exist yet; this branch
+        # writes a clearly labelled placeholder so the rest of the workflow runs.
+        md.write_text(
             "# Replication report: NOT GENERATED\n\n"
             "`redecorate.report.write_replication` is not available in this version of the "
-            "library, so no reproduced-vs-published comparison was made.\n"
+            "library, so no reproduced-vs-published comparison was made.\n",
+            encoding="utf-8",
         )
-        md.write_text(note, encoding="utf-8")
         pd.DataFrame(
             columns=["dataset", "algorithm", "point", "reproduced", "published", "difference"]
         ).to_csv(csv, index=False)
         return
-    write_replication(
-        summary,
-        published=[Path(p) for p in settings["published"]],
-        md_path=md,
-        csv_path=csv,
-        experiment=settings["experiment"],
-    )
+    # Signature announced by the report library: (summary, published_dir, out_dir).
+    write_replication(summary, Path(settings["published_dir"]), md.parent)
 
 
 def main(smk: Any) -> None:

@@ -144,3 +144,23 @@ def test_compile_is_cached(oracle, tmp_path):
     stamp = (first / "WekaOracle.class").stat().st_mtime_ns
     again = oracle.compile_oracle(tmp_path)
     assert again == first and (again / "WekaOracle.class").stat().st_mtime_ns == stamp
+
+
+def test_weka_frame_keeps_declared_domains_and_missing_values(oracle):
+    labor = UCI / "labor.arff"
+    if not labor.is_file():
+        pytest.skip(f"{labor} not found")
+    X, y, info = oracle.weka_frame(labor)
+    assert X.shape == (57, 16) and len(y) == 57
+    assert list(y.cat.categories) == info["attributes"][-1]["values"] == ["bad", "good"]
+    assert X.isna().to_numpy().any()  # labor is full of missing values: NaN, not a category
+    nominal = [a for a in info["attributes"][:-1] if a["type"] == "nominal"]
+    for attr in nominal:
+        assert list(X[attr["name"]].cat.categories) == attr["values"]
+
+
+def test_load_oracle_data_maps_python_rows_to_file_rows(oracle):
+    data = oracle.load_oracle_data(IRIS)
+    assert data.class_index == 4 and data.file_rows.tolist() == list(range(150))
+    assert data.source in ("load_arff", "weka")
+    assert data.class_values == ["Iris-setosa", "Iris-versicolor", "Iris-virginica"]

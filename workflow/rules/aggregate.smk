@@ -28,6 +28,7 @@ def _report_settings(wildcards):
         "points": list(spec.protocol.points),
         "baseline": spec.report.get("baseline"),
         "others": list(spec.report.get("others", [])),
+        "published_dir": str(PUBLISHED),
         "published": [str(PUBLISHED / name) for name in spec.report.get("published", [])],
     }
 

@@ -47,9 +47,9 @@ class FeatureSchema:
         """Infer the schema from a DataFrame (Categorical = nominal) or an array (all numeric)."""
         if isinstance(X, pd.DataFrame):
             cats: list[tuple[str, ...] | None] = []
-            for name, dtype in zip(X.columns, X.dtypes, strict=True):
+            for name, dtype in zip(X.columns.tolist(), X.dtypes.tolist(), strict=True):
                 if isinstance(dtype, pd.CategoricalDtype):
-                    cats.append(tuple(str(v) for v in dtype.categories))
+                    cats.append(_category_names(dtype.categories))
                 elif pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
                     cats.append(None)
                 else:
@@ -59,13 +59,13 @@ class FeatureSchema:
                         "convert with X[col].astype('category') or load the data with "
                         "redecorate.data.load_arff"
                     )
-            schema = cls(tuple(str(c) for c in X.columns), tuple(cats))
+            schema = cls(tuple(str(c) for c in X.columns.tolist()), tuple(cats))
             # Remember the frame's own category indexes: frames sharing them (subsets of
             # one dataset) are then recognised by identity, without comparing values.
             object.__setattr__(
                 schema,
                 "_cat_index",
-                [dt.categories if c is not None else None for dt, c in zip(X.dtypes, cats, strict=True)],
+                [dt.categories if c is not None else None for dt, c in zip(X.dtypes.tolist(), cats, strict=True)],
             )
             return schema
         arr = np.asarray(X)
@@ -89,14 +89,12 @@ class FeatureSchema:
                 )
             out = np.empty((X.shape[0], self.n_features), dtype=np.float64)
             for j, (name, col, cats) in enumerate(
-                zip(X.columns, _column_arrays(X), self.categories, strict=True)
+                zip(X.columns.tolist(), _column_arrays(X), self.categories, strict=True)
             ):
                 if cats is None:
                     if isinstance(col.dtype, pd.CategoricalDtype):
                         raise TypeError(f"column {name!r} was numeric at fit time, is nominal now")
-                    out[:, j] = pd.to_numeric(pd.Series(col), errors="raise").to_numpy(
-                        dtype=np.float64, na_value=np.nan
-                    )
+                    out[:, j] = _numeric_column(col, name)
                     continue
                 if not isinstance(col.dtype, pd.CategoricalDtype):
                     raise TypeError(f"column {name!r} was nominal at fit time, is {col.dtype} now")
@@ -139,3 +137,29 @@ def _column_arrays(X: pd.DataFrame) -> list:
     if getter is not None:
         return [getter(j) for j in range(X.shape[1])]
     return [s.array for _, s in X.items()]
+
+
+def _numeric_column(col, name: str) -> np.ndarray:
+    """A numeric column as float64 with NaN for missing (NumPy and nullable dtypes)."""
+    if isinstance(col, np.ndarray) and col.dtype.kind in "fiub":
+        return col.astype(np.float64, copy=False)
+    try:
+        return np.asarray(col.to_numpy(dtype=np.float64, na_value=np.nan))
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"column {name!r} is not numeric: {exc}") from None
+
+
+_NAMES_CACHE: dict[int, tuple[pd.Index, tuple[str, ...]]] = {}
+
+
+def _category_names(categories: pd.Index) -> tuple[str, ...]:
+    """Category values as strings, memoised per Index object (one dataset's subsets share
+    their category indexes, so a learning curve converts each domain once)."""
+    hit = _NAMES_CACHE.get(id(categories))
+    if hit is not None and hit[0] is categories:
+        return hit[1]
+    names = tuple(str(v) for v in categories.tolist())
+    if len(_NAMES_CACHE) > 4096:
+        _NAMES_CACHE.clear()
+    _NAMES_CACHE[id(categories)] = (categories, names)
+    return names
