@@ -326,14 +326,16 @@ def test_run_job_reports_ensemble_size() -> None:
     assert records["ensemble_size"].tolist()[:4] == [1, 12, 15, 15]
 
 
-def test_ensemble_size_falls_back_to_estimators() -> None:
+def test_ensemble_size_is_what_the_learner_reports() -> None:
     class Members(DummyClassifier):
         def fit(self, X, y, sample_weight=None):  # noqa: D102 - test double
-            self.estimators_ = [object()] * 7
+            self.ensemble_size_ = 7
             return super().fit(X, y, sample_weight)
 
     records = _job(iris_like(), lambda a, p, s: Members(random_state=s))
     assert (records["ensemble_size"] == 7).all()
+    single = _job(iris_like(), lambda a, p, s: DummyClassifier())
+    assert (single["ensemble_size"] == 1).all()
 
 
 def test_learner_errors_propagate_with_context() -> None:

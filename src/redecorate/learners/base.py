@@ -126,7 +126,10 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
             if reset:
                 self.feature_schema_ = FeatureSchema.from_input(X)
             if X.shape[0] == 0:
-                raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % X.shape[1])
+                raise ValueError(
+                    f"Found array with 0 sample(s) (shape=(0, {X.shape[1]})) while a minimum "
+                    "of 1 is required."
+                )
             return self.feature_schema_.encode(X)
         arr = validate_data(
             self, X, reset=reset, dtype=np.float64, ensure_all_finite="allow-nan"
@@ -163,6 +166,12 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+
+    @property
+    def ensemble_size_(self) -> int:
+        """Members that vote in the fitted model (1 for a single tree)."""
+        check_is_fitted(self, "classes_")
+        return len(getattr(self, "estimators_", (self,)))
 
     # -- the encoded protocol (subclasses) -------------------------------------------
     def _fit_encoded(

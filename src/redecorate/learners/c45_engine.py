@@ -439,12 +439,10 @@ def _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
         best_g = 0.0
         best_thr = 0.0
         best_dist = node
-        tried = 0
         for p in range(d):
             a = perm[p]
-            if tried >= random_k and best_a >= 0:
+            if p >= random_k and best_a >= 0:
                 break
-            tried += 1
             if nom_sizes[a] > 0:
                 ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj)
                 thr = 0.0
@@ -537,7 +535,7 @@ def _grow(X, y, w, k, nom_sizes, counts_for_avg, all_vals, all_off, min_obj, use
         t_dist[node] = dist
         sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, thr, dist)
         first = len(t_att)
-        for i in range(nb):
+        for _ in range(nb):
             _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k)
         t_child0[node] = first
         for i in range(nb - 1, -1, -1):

@@ -510,7 +510,6 @@ class Decorate(EncodedClassifier):
             trials += 1  # step 19: every iteration counts (spec note (a))
 
         self.estimators_ = members
-        self.ensemble_size_ = len(members)
         self.n_trials_ = trials
         self.n_rejected_ = trials - len(members)
         self.trial_accepted_ = np.asarray(accepted, dtype=bool)

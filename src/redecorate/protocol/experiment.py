@@ -172,9 +172,8 @@ def load_experiment(
         )
     report = dict(data.get("report") or {})
     algorithms = {name: dict(params or {}) for name, params in data["algorithms"].items()}
-    for key in ("baseline",):
-        if key in report:
-            _check_names([report[key]], algorithms, "algorithm", f"report.{key}", source)
+    if "baseline" in report:
+        _check_names([report["baseline"]], algorithms, "algorithm", "report.baseline", source)
     if "others" in report:
         _check_names(report["others"], algorithms, "algorithm", "report.others", source)
     if scale != "thesis" and scale not in profiles:

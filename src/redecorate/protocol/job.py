@@ -146,17 +146,12 @@ def _default_factory() -> LearnerFactory:
 
 
 def _ensemble_size(estimator: Any) -> int:
-    """Members of the fitted model: ``ensemble_size_``, else ``len(estimators_)``, else 1.
+    """Members of the fitted model as the learner reports it (``ensemble_size_``).
 
     DECORATE may stop short of its desired size and AdaBoost.M1 may stop after one member,
-    so the record keeps the size actually fitted. ``estimators_`` is scikit-learn's
-    convention for ensembles; a model with neither attribute is a single classifier.
+    so the record keeps the size actually fitted; a foreign single classifier counts 1.
     """
-    size = getattr(estimator, "ensemble_size_", None)
-    if size is None:
-        members = getattr(estimator, "estimators_", None)
-        size = len(members) if members is not None else 1
-    return int(size)
+    return int(getattr(estimator, "ensemble_size_", 1))
 
 
 def _stderr(line: str) -> None:
