@@ -61,7 +61,7 @@ def test_numeric_split_uses_mdl_penalty_and_observed_threshold():
     assert gain == pytest.approx(1.0 - math.log2(3) / 6)
     assert thr == pytest.approx(6.5)
     model = J48().fit(x[:, None], y)
-    assert model.tree_[1][0] == 3.0  # split point snapped to the largest value <= 6.5
+    assert model.tree_.split[0] == 3.0  # split point snapped to the largest value <= 6.5
 
 
 def test_pessimistic_error_matches_quinlan_textbook_example():
@@ -93,7 +93,7 @@ def test_pruning_removes_splits_that_only_fit_noise():
     severe = J48(confidence=0.01).fit(X, y)
     assert unpruned.tree_size_ > pruned.tree_size_ > severe.tree_size_
     assert severe.tree_size_ == 3  # only the signal attribute survives
-    assert severe.tree_[0][0] == 0
+    assert severe.tree_.att[0] == 0
 
 
 def test_pruned_tree_equals_weka_on_a_small_noisy_case():
@@ -122,10 +122,10 @@ def test_missing_values_in_training_travel_fractionally():
     X = pd.DataFrame({"a": pd.Categorical(["u", "u", "u", "v", None], categories=["u", "v"])})
     y = pd.Categorical(["p", "p", "p", "q", "q"], categories=["p", "q"])
     model = J48(min_instances=1, unpruned=True, collapse_tree=False).fit(X, y)
-    att, split, child0, nb, empty, doff, dist = model.tree_
-    assert att[0] == 0
-    first_leaf = dist[doff[child0[0]]:doff[child0[0] + 1]].sum(axis=0)
-    second_leaf = dist[doff[child0[0] + 1]:doff[child0[0] + 2]].sum(axis=0)
+    tree = model.tree_
+    assert tree.att[0] == 0
+    first_leaf = tree.totals[tree.child0[0]]
+    second_leaf = tree.totals[tree.child0[0] + 1]
     assert first_leaf == pytest.approx([3.0, 0.75])
     assert second_leaf == pytest.approx([0.0, 1.25])
 
@@ -185,7 +185,7 @@ def test_random_tree_mode_is_seeded_and_unpruned():
     assert a.export_text() == b.export_text()
     assert a.export_text() != c.export_text()
     assert (a.predict(X) == y).mean() == 1.0  # grown until pure
-    used = {int(v) for v in a.tree_[0] if v >= 0}
+    used = {int(v) for v in a.tree_.att if v >= 0}
     assert len(used) > 2  # random candidates bring in attributes the greedy tree ignores
 
 

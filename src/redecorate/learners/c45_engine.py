@@ -738,7 +738,13 @@ def _count_reachable(t_att, t_child0, t_nb):
 
 @njit(cache=True)
 def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
-    """Copy the reachable tree into compact arrays: children of a node stay consecutive."""
+    """Copy the reachable tree into compact arrays, breadth-first so siblings are consecutive.
+
+    ``dist`` keeps one row per branch of internal nodes only (rows ``doff[i]:doff[i+1]``),
+    needed for missing values and empty branches; ``totals`` holds every node's class
+    weights, all a leaf needs. (A leaf made from a collapsed many-valued split would
+    otherwise carry one row per value of the attribute.)
+    """
     n = _count_reachable(t_att, t_child0, t_nb)
     att = np.full(n, -1, dtype=np.int64)
     split = np.zeros(n)
@@ -746,7 +752,7 @@ def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
     nb = np.zeros(n, dtype=np.int64)
     empty = np.zeros(n, dtype=np.bool_)
     doff = np.zeros(n + 1, dtype=np.int64)
-    # breadth-first so that siblings are consecutive
+    totals = np.zeros((n, k))
     old = np.empty(n, dtype=np.int64)
     old[0] = 0
     head = 0
@@ -757,6 +763,10 @@ def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
         a = t_att[o]
         att[head] = a
         empty[head] = t_empty[o] != 0
+        src = t_dist[o]
+        for r in range(src.shape[0]):
+            for j in range(k):
+                totals[head, j] += src[r, j]
         if a >= 0:
             split[head] = t_split[o]
             nb[head] = t_nb[o]
@@ -764,16 +774,17 @@ def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
             for i in range(t_nb[o]):
                 old[tail] = t_child0[o] + i
                 tail += 1
-        total_rows += t_dist[o].shape[0]
+            total_rows += src.shape[0]
         doff[head + 1] = total_rows
         head += 1
     dist = np.zeros((total_rows, k))
     for i in range(n):
-        src = t_dist[old[i]]
-        for r in range(src.shape[0]):
-            for j in range(k):
-                dist[doff[i] + r, j] = src[r, j]
-    return att, split, child0, nb, empty, doff, dist
+        if att[i] >= 0:
+            src = t_dist[old[i]]
+            for r in range(src.shape[0]):
+                for j in range(k):
+                    dist[doff[i] + r, j] = src[r, j]
+    return att, split, child0, nb, empty, doff, dist, totals
 
 
 @njit(cache=True)
@@ -849,15 +860,6 @@ def build_tree(X, y, w, k, nom_sizes, min_obj, use_mdl, prune, raising, collapse
 
 
 @njit(cache=True)
-def _node_class_totals(dist, doff, node, k):
-    pc = np.zeros(k)
-    for r in range(doff[node], doff[node + 1]):
-        for j in range(k):
-            pc[j] += dist[r, j]
-    return pc
-
-
-@njit(cache=True)
 def _add_node_prob(pc, k, laplace, out, weight):
     tot = pc.sum()
     if laplace:
@@ -869,7 +871,8 @@ def _add_node_prob(pc, k, laplace, out, weight):
 
 
 @njit(cache=True)
-def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, out, st_node, st_w):
+def _probs(x, att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, laplace, out, st_node,
+           st_w):
     """Weighted descent of one row (Weka's ``getProbs``): a missing value follows every
     non-empty branch with the branch's share of the node's training weight; a row
     reaching an empty leaf takes the class distribution of that branch at its parent.
@@ -884,16 +887,15 @@ def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, 
         weight = st_w[top]
         a = att[node]
         if a < 0:
-            _add_node_prob(_node_class_totals(dist, doff, node, k), k, laplace, out, weight)
+            _add_node_prob(totals[node], k, laplace, out, weight)
             continue
         s = _which_subset(x[a], nom_sizes[a] > 0, split[node])
         if s >= nb[node]:
             s = -1  # a nominal code the tree has no branch for: treat it as missing
         if s < 0:
             tot = 0.0
-            for r in range(doff[node], doff[node + 1]):
-                for j in range(k):
-                    tot += dist[r, j]
+            for j in range(k):
+                tot += totals[node, j]
             for i in range(nb[node]):
                 bag = 0.0
                 for j in range(k):
@@ -917,7 +919,7 @@ def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, 
                     else:
                         out[j] += weight * dist[row, j] / bag
             else:
-                _add_node_prob(_node_class_totals(dist, doff, node, k), k, laplace, out, weight)
+                _add_node_prob(totals[node], k, laplace, out, weight)
             continue
         st_node[top] = c
         st_w[top] = weight
@@ -925,7 +927,7 @@ def _probs(x, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, 
 
 
 @njit(cache=True)
-def predict_tree(X, att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace):
+def predict_tree(X, att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, laplace):
     """Class probabilities of each row, normalised to sum to one.
 
     Weka leaves a row's distribution unnormalised when part of its weight reaches empty
@@ -937,8 +939,8 @@ def predict_tree(X, att, split, child0, nb, empty, doff, dist, nom_sizes, k, lap
     st_node = np.empty(att.shape[0] + 1, dtype=np.int64)
     st_w = np.empty(att.shape[0] + 1)
     for i in range(n):
-        _probs(X[i], att, split, child0, nb, empty, doff, dist, nom_sizes, k, laplace, out[i],
-               st_node, st_w)
+        _probs(X[i], att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, laplace,
+               out[i], st_node, st_w)
         tot = 0.0
         for j in range(k):
             tot += out[i, j]

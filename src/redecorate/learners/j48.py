@@ -8,11 +8,26 @@ the dissertation's. The induction itself lives in :mod:`redecorate.learners.c45_
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from redecorate.learners import c45_engine
 from redecorate.learners.base import EncodedClassifier
 from redecorate.learners.features import FeatureSchema
+
+
+class Tree(NamedTuple):
+    """A fitted tree as compact arrays (see :func:`c45_engine._flatten`)."""
+
+    att: np.ndarray  # split attribute per node, -1 for a leaf
+    split: np.ndarray  # numeric threshold (value <= split goes to the first branch)
+    child0: np.ndarray  # index of the first child; children are consecutive
+    nb: np.ndarray  # number of branches
+    empty: np.ndarray  # leaf that received no training weight
+    doff: np.ndarray  # rows doff[i]:doff[i+1] of dist belong to internal node i
+    dist: np.ndarray  # class weights per branch of internal nodes
+    totals: np.ndarray  # class weights per node
 
 
 def _seed_from(random_state) -> int:
@@ -103,31 +118,31 @@ class J48(EncodedClassifier):
             bool(self.use_mdl_correction), not self.unpruned, bool(self.subtree_raising),
             bool(self.collapse_tree), float(self.confidence), random_k, seed,
         )
-        self.tree_ = tree
+        self.tree_ = Tree(*tree)
         self.n_classes_ = int(n_classes)
         self.nominal_sizes_ = nom
-        att = tree[0]
-        self.tree_size_ = int(att.shape[0])
-        self.n_leaves_ = int((att < 0).sum())
+        self.tree_size_ = int(self.tree_.att.shape[0])
+        self.n_leaves_ = int((self.tree_.att < 0).sum())
 
     def _proba_encoded(self, X) -> np.ndarray:
-        att, split, child0, nb, empty, doff, dist = self.tree_
+        t = self.tree_
         X = np.ascontiguousarray(X, dtype=np.float64)
         return c45_engine.predict_tree(
-            X, att, split, child0, nb, empty, doff, dist, self.nominal_sizes_,
+            X, t.att, t.split, t.child0, t.nb, t.empty, t.doff, t.dist, t.totals, self.nominal_sizes_,
             self.n_classes_, bool(self.laplace),
         )
 
     # -- inspection -------------------------------------------------------------------
     def export_text(self) -> str:
         """The tree in Weka's text layout, e.g. ``petalwidth <= 0.6: Iris-setosa (50.0)``."""
-        att, split, child0, nb, empty, doff, dist = self.tree_
+        att, split, child0, nb = self.tree_.att, self.tree_.split, self.tree_.child0, self.tree_.nb
+        totals = self.tree_.totals
         schema = self.feature_schema_
         classes = [str(c) for c in self.classes_]
         lines: list[str] = []
 
         def leaf_text(node: int) -> str:
-            pc = dist[doff[node]:doff[node + 1]].sum(axis=0)
+            pc = totals[node]
             total = pc.sum()
             best = int(np.argmax(pc)) if total > 0 else 0
             wrong = total - pc[best]
