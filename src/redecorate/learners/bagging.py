@@ -183,7 +183,9 @@ class MemberFactory:
 
     ``clone`` introspects constructor signatures, which costs more than fitting J48 on a
     handful of examples (the low learning-curve points); so ``base`` is cloned once and
-    each member is a deep copy of that unfitted prototype, which is equivalent.
+    each member is a shallow copy of that unfitted prototype. That is equivalent because
+    fitting never mutates constructor parameters (scikit-learn's contract): a nested
+    base learner is itself cloned by the member that uses it.
     Weka's ensembles reseed ``Randomizable`` members the same way; random trees depend on
     the seed, deterministic learners (default J48) ignore it.
     """
@@ -193,7 +195,7 @@ class MemberFactory:
         self.seeded = "random_state" in self.prototype.get_params(deep=False)
 
     def __call__(self, seed: np.random.SeedSequence) -> BaseEstimator:
-        est = copy.deepcopy(self.prototype)
+        est = copy.copy(self.prototype)
         if self.seeded:
             est.random_state = member_seed(seed)  # what set_params does, minus introspection
         return est
