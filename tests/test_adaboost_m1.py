@@ -114,6 +114,7 @@ def test_zero_error_first_member_is_kept_alone(script):
     ada = AdaBoostM1(cls(), n_estimators=10).fit(X5, Y5)
     assert len(cls.weights_seen) == 1  # ε1 = 0 stops at once: log(1/β) would be infinite
     assert len(ada.estimators_) == 1 and ada.stop_reason_ == "zero_error"
+    assert ada.ensemble_size_ == 1  # what the experiment records report
     assert ada.estimator_weights_[0] == 1.0  # finite placeholder, irrelevant for one member
 
 

@@ -65,6 +65,12 @@ def test_bootstrap_replicates_have_size_m_and_unit_weights(recorder):
     assert len({tuple(i) for i in bag.estimators_samples_}) == 7
 
 
+def test_ensemble_size_counts_the_members(recorder):
+    X = np.arange(12, dtype=float)[:, None]
+    bag = Bagging(recorder(), n_estimators=7, random_state=0).fit(X, np.arange(12) % 3)
+    assert bag.ensemble_size_ == 7 == len(recorder.calls)
+
+
 def test_weighted_bootstrap_is_proportional_to_weights():
     w = np.array([0.0, 1.0, 2.0, 7.0])
     rng = np.random.default_rng(0)
