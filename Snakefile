@@ -16,10 +16,17 @@ min_version("8.10")
 configfile: os.path.join(workflow.basedir, "config", "config.yaml")
 
 
+# `snakemake --report results/report.html`: one self-contained HTML file (captions: workflow/report/).
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
+include: "workflow/rules/resume.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/passive.smk"
 include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/noise.smk"
+include: "workflow/rules/provenance.smk"
 
 
 rule all:

@@ -211,8 +211,12 @@ def _time_encoded(make, data, sets, reps: int, column: dict) -> Timing:
     k = len(data.y.cat.categories)
     classes = [column[str(c)] for c in data.y.cat.categories]
     prepared = [
-        (np.ascontiguousarray(Xe[s.train]), np.ascontiguousarray(y[s.train]),
-         np.ones(len(s.train)), np.ascontiguousarray(Xe[s.test]))
+        (
+            np.ascontiguousarray(Xe[s.train]),
+            np.ascontiguousarray(y[s.train]),
+            np.ones(len(s.train)),
+            np.ascontiguousarray(Xe[s.test]),
+        )
         for s in sets
     ]
     for Xtr, ytr, w, Xte in prepared:  # warm-up

@@ -27,3 +27,18 @@ def weka_oracle() -> ModuleType:
         pytest.skip(f"Weka oracle unavailable: {reason}")
     oracle.compile_oracle()
     return oracle
+
+
+@pytest.fixture(scope="session")
+def smoke_reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Working directory of one uninterrupted local smoke run (``--cores 2``), shared by the
+    reliability, SLURM and HTML-report tests so the machine runs it once per session."""
+    import smoke_support as smoke
+
+    reason = smoke.mirror_missing_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    workdir = tmp_path_factory.mktemp("smoke_reference")
+    result = smoke.run_snakemake(workdir, "--config", *smoke.SMOKE_CONFIG, cores=2)
+    assert result.returncode == 0, smoke.output_of(result)[-5000:]
+    return workdir

@@ -10,6 +10,8 @@ def experiment_records(wildcards):
     spec = EXPERIMENTS[wildcards.experiment]
     if spec.kind == "passive":
         return passive_records(spec.name)
+    if spec.kind == "noise":
+        return noise_records(spec.name)  # workflow/rules/noise.smk
     raise WorkflowError(f"{spec.path}: no rules for experiment kind {spec.kind!r}")
 
 
@@ -41,6 +43,8 @@ rule combine_records:
         summary=f"{RESULTS}/{{experiment}}/summary.csv",
     log:
         f"{RESULTS}/{{experiment}}/logs/combine_records.log",
+    benchmark:
+        f"{RESULTS}/{{experiment}}/benchmarks/combine_records.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -54,14 +58,38 @@ rule report_experiment:
         records=f"{RESULTS}/{{experiment}}/records.parquet",
         summary=f"{RESULTS}/{{experiment}}/summary.csv",
     output:
-        tables=directory(f"{RESULTS}/{{experiment}}/tables"),
-        figures=directory(f"{RESULTS}/{{experiment}}/figures"),
+        # report(...): what `snakemake --report results/report.html` shows (captions in
+        # workflow/report/; the numbered categories put reproduced-vs-published first).
+        tables=report(
+            directory(f"{RESULTS}/{{experiment}}/tables"),
+            patterns=["{name}.csv"],
+            category="2. Tables",
+            subcategory="{experiment}",
+            caption="../report/tables.rst",
+            labels={"experiment": "{experiment}", "table": "{name}"},
+        ),
+        figures=report(
+            directory(f"{RESULTS}/{{experiment}}/figures"),
+            patterns=["{name}.png"],
+            category="3. Figures",
+            subcategory="{experiment}",
+            caption="../report/figures.rst",
+            labels={"experiment": "{experiment}", "figure": "{name}"},
+        ),
         replication_md=f"{RESULTS}/{{experiment}}/replication.md",
-        replication_csv=f"{RESULTS}/{{experiment}}/replication.csv",
+        replication_csv=report(
+            f"{RESULTS}/{{experiment}}/replication.csv",
+            category="1. Reproduced vs published",
+            subcategory="{experiment}",
+            caption="../report/replication.rst",
+            labels={"experiment": "{experiment}", "table": "replication"},
+        ),
     params:
         report=_report_settings,
     log:
         f"{RESULTS}/{{experiment}}/logs/report.log",
+    benchmark:
+        f"{RESULTS}/{{experiment}}/benchmarks/report_experiment.tsv"
     threads: 1
     resources:
         mem_mb=2000,

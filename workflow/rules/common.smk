@@ -57,13 +57,9 @@ def _known_algorithms():
 
 def _check_learner_params(spec):
     """Build every learner once so a misspelt parameter fails now, naming the file."""
-    from redecorate.learners.registry import make_learner
+    from redecorate.protocol.experiment import check_learner_params
 
-    for name, params in spec.algorithms.items():
-        try:
-            make_learner(name, params, 0, where=f"{spec.path}, key 'algorithms.{name}'")
-        except (TypeError, ValueError) as exc:
-            raise ExperimentConfigError(f"experiment file {spec.path}: key 'algorithms.{name}': {exc}") from None
+    check_learner_params(spec)
 
 
 def _known_datasets(registry_path):
@@ -159,4 +155,6 @@ def prepared(dataset):
 
 def all_targets():
     """What `snakemake` with no target builds: every experiment's aggregate outputs."""
-    return [aggregate_target(name) for name in EXPERIMENTS]
+    targets = [aggregate_target(name) for name in EXPERIMENTS]
+    # provenance.json closes every results directory (workflow/rules/provenance.smk).
+    return targets + [provenance_target(name) for name in EXPERIMENTS]

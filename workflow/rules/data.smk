@@ -16,6 +16,8 @@ rule prepare_dataset:
         raw_dir=f"{DATA}/raw",
     log:
         f"{DATA}/logs/prepare_{{dataset}}.log",
+    benchmark:
+        f"{DATA}/benchmarks/prepare_{{dataset}}.tsv"
     threads: 1
     resources:
         mem_mb=1000,

@@ -24,7 +24,7 @@ def _job_settings(wildcards):
         raise WorkflowError(
             f"{spec.path}: algorithm {wildcards.algorithm!r} is not in 'algorithms'"
         )
-    return {
+    settings = {
         "experiment": spec.name,
         "algorithm": wildcards.algorithm,
         "params": spec.algorithms[wildcards.algorithm],
@@ -33,11 +33,27 @@ def _job_settings(wildcards):
         "points": list(spec.protocol.points),
         "seed": spec.protocol.seed,
     }
+    learner = spec.learner_of(wildcards.algorithm)
+    if learner != wildcards.algorithm:
+        # Only for labelled variants, so the params of existing jobs (and thus
+        # Snakemake's params rerun trigger) are unchanged by the labelled form.
+        settings["learner"] = learner
+    if spec.metrics != ("accuracy",):
+        settings["metrics"] = list(spec.metrics)  # likewise only when asked for
+    return settings
 
 
 def _job_runtime(wildcards):
-    """Rough minutes for cluster schedulers: DECORATE explores up to 50 members."""
-    return 480 if wildcards.algorithm == "decorate" else 120
+    """Minutes for cluster schedulers (SLURM -t), from measured costs with headroom.
+
+    Measured (benchmark files of the pilot run, one run of 10-fold CV x 10 points, i.e. one
+    thesis-scale job, on a loaded 2-core VM): 6-70 s wall, 3-18 s CPU; DECORATE is the
+    slowest (it explores up to 50 members). The limits are ~10x the slowest measurement so
+    the larger datasets (splice, soybean) and slow nodes stay inside; SLURM kills a job that
+    overruns, so err high. README "Cluster use" says how to remeasure.
+    """
+    learner = EXPERIMENTS[wildcards.experiment].learner_of(wildcards.algorithm)
+    return 60 if learner == "decorate" else 20
 
 
 rule passive_job:
@@ -53,7 +69,8 @@ rule passive_job:
         f"{RESULTS}/{{experiment}}/benchmarks/{{dataset}}/{{algorithm}}/run{{run}}.tsv"
     threads: 1
     resources:
-        mem_mb=2000,
+        # Peak RSS measured 317-330 MB per job (benchmark max_rss); 1 GB leaves headroom.
+        mem_mb=1000,
         runtime=_job_runtime,
     script:
         "../../scripts/run_passive.py"

@@ -15,11 +15,13 @@ from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
 from redecorate.learners.decorate import Decorate
 from redecorate.learners.diversity import ensemble_diversity
 from redecorate.learners.features import FeatureSchema
+from redecorate.learners.naive_bayes import NaiveBayes
 from redecorate.learners.random_forest import RandomForest
 from redecorate.learners.registry import ALGORITHMS, UnknownAlgorithmError, make_learner
 
 if TYPE_CHECKING:
     from redecorate.learners.j48 import J48
+    from redecorate.learners.mlp import MLP
 
 __all__ = [
     "ALGORITHMS",
@@ -29,6 +31,8 @@ __all__ = [
     "EncodedClassifier",
     "FeatureSchema",
     "J48",
+    "MLP",
+    "NaiveBayes",
     "RandomForest",
     "UnknownAlgorithmError",
     "ensemble_diversity",
@@ -43,4 +47,8 @@ def __getattr__(name: str) -> Any:
         from redecorate.learners.j48 import J48
 
         return J48
+    if name == "MLP":  # numba-compiled, like J48's engine: imported on first use
+        from redecorate.learners.mlp import MLP
+
+        return MLP
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

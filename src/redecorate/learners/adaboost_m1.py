@@ -11,9 +11,13 @@ Algorithm 1, with the details Weka 3.6 adds (checked against the bytecode of
   ``Utils.SMALL = 1e-6``. The offending member is discarded, unless it is the first: then
   the ensemble is ``C_1`` alone and predicts with ``C_1``'s own class distribution. With
   J48 at tiny training sizes ``ε_1 = 0`` is common, so AdaBoost often collapses to one tree.
-* Weight update as in Algorithm 1: correctly classified examples are multiplied by
-  ``β_i = ε_i/(1-ε_i)``, then the weights are renormalised. Weka instead multiplies the
-  *mis*classified ones by ``1/β_i``; after renormalisation the two are identical.
+* Weight update as Weka performs it: misclassified examples are multiplied by
+  ``1/β_i = (1-ε_i)/ε_i``, then every weight by ``old sum / new sum``. Algorithm 1
+  multiplies the correct ones by ``β_i`` instead; after renormalisation the two agree up to
+  rounding, and Weka's order keeps our weights equal to Weka's to the last bit.
+  "Misclassified" is decided by the member's ``classifyInstance`` (J48's first class
+  ahead by more than 1e-6), ``ε_i`` by the first maximum of its distribution, as Weka's
+  ``Evaluation`` does; the two differ only on near-ties.
 * Renormalisation keeps the **sum of weights equal to the original total** (``m`` for unit
   weights), as Weka's ``setWeights`` does, rather than 1 as Algorithm 1 writes. The scale
   matters because J48's pruning and ``min_instances`` rules compare *sums of weights*
@@ -38,7 +42,12 @@ from redecorate.learners.bagging import (
     check_positive_int,
     default_base_estimator,
 )
-from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
+from redecorate.learners.base import (
+    EncodedClassifier,
+    fit_member,
+    member_classify,
+    member_proba,
+)
 from redecorate.learners.features import FeatureSchema
 
 __all__ = ["AdaBoostM1", "WEKA_SMALL"]
@@ -90,7 +99,6 @@ class AdaBoostM1(EncodedClassifier):
         seed = as_seed_sequence(self.random_state)
         make_member = MemberFactory(base)
         weights = np.array(sample_weight, dtype=np.float64)  # a copy: never touch the caller's
-        total = weights.sum()
         members: list = []
         alphas: list[float] = []
         errors: list[float] = []
@@ -98,8 +106,10 @@ class AdaBoostM1(EncodedClassifier):
         for i in range(self.n_estimators):
             est = make_member(seed.spawn(1)[0])
             fit_member(est, X, y, weights, schema, n_classes)
-            wrong = np.argmax(member_proba(est, X), axis=1) != y
-            eps = float(weights[wrong].sum() / weights.sum())
+            # ε as Weka's Evaluation scores it (first maximum of the distribution) ...
+            eps = float(weights[np.argmax(member_proba(est, X), axis=1) != y].sum() / weights.sum())
+            # ... and the reweighting by the member's classifyInstance (J48's tolerance rule).
+            wrong = member_classify(est, X) != y
             zero_error = abs(eps) < WEKA_SMALL
             if zero_error or 0.5 - eps < WEKA_SMALL:
                 self.stop_reason_ = "zero_error" if zero_error else "error_at_least_half"
@@ -112,8 +122,9 @@ class AdaBoostM1(EncodedClassifier):
             members.append(est)
             alphas.append(math.log(1.0 / beta))
             errors.append(eps)
-            weights = np.where(wrong, weights, weights * beta)
-            weights = weights * (total / weights.sum())
+            old_sum = weights.sum()
+            weights = np.where(wrong, weights * ((1.0 - eps) / eps), weights)
+            weights = weights * (old_sum / weights.sum())
         self.estimators_ = members
         self.estimator_weights_ = np.asarray(alphas)
         self.estimator_errors_ = np.asarray(errors)
@@ -124,7 +135,7 @@ class AdaBoostM1(EncodedClassifier):
         votes = np.zeros((X.shape[0], self.n_classes_))
         rows = np.arange(X.shape[0])
         for est, alpha in zip(self.estimators_, self.estimator_weights_, strict=True):
-            votes[rows, np.argmax(member_proba(est, X), axis=1)] += alpha
+            votes[rows, member_classify(est, X)] += alpha
         return votes
 
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:

@@ -187,6 +187,11 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def _classify_encoded(self, X: np.ndarray) -> np.ndarray:
+        """Class codes as Weka's ``classifyInstance`` gives them (first maximum here;
+        J48 overrides this with its own tolerance rule)."""
+        return np.argmax(self._proba_encoded(X), axis=1)
+
 
 def fit_member(estimator, X, y, sample_weight, schema, n_classes):
     """Fit a clone-ready member on encoded data, whatever kind of estimator it is.
@@ -209,6 +214,13 @@ def fit_member(estimator, X, y, sample_weight, schema, n_classes):
     estimator._redecorate_schema = schema
     estimator._redecorate_n_classes = n_classes
     return estimator
+
+
+def member_classify(estimator, X: np.ndarray) -> np.ndarray:
+    """Class codes a member assigns, by the member's own classification rule."""
+    if isinstance(estimator, EncodedClassifier):
+        return estimator._classify_encoded(X)
+    return np.argmax(member_proba(estimator, X), axis=1)
 
 
 def member_proba(estimator, X: np.ndarray) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ensemble_diversity"]
+__all__ = ["ensemble_diversity", "fitted_ensemble_diversity"]
 
 
 def ensemble_diversity(member_predictions, ensemble_prediction) -> float:
@@ -36,3 +36,27 @@ def ensemble_diversity(member_predictions, ensemble_prediction) -> float:
     if members.size == 0:
         raise ValueError("diversity is undefined for an empty ensemble or an empty example set")
     return float(np.mean(members != ensemble[None, :]))
+
+
+def fitted_ensemble_diversity(estimator, X) -> float:
+    """Eq. 3.2 for a fitted project ensemble on the examples ``X`` (e.g. the test fold).
+
+    Members vote with their arg-max class (first class on ties, as everywhere in the
+    project) and ``C*(x)`` is the ensemble's own ``predict`` — for AdaBoost.M1 its weighted
+    vote (spec Part 8 B.9). A single classifier, or an ensemble that stopped after one
+    member, has diversity 0 by definition: its only member always agrees with it.
+    """
+    from redecorate.learners.base import member_proba
+
+    members = getattr(estimator, "estimators_", None)
+    if not members:
+        return 0.0
+    schema = estimator.feature_schema_
+    Xe = schema.encode(X)
+    classes = np.asarray(estimator.classes_)
+    ensemble = np.asarray(estimator.predict(X))
+    # Compare class codes: members are fitted on codes 0..K-1 of the full class list.
+    lookup = {label: code for code, label in enumerate(classes.tolist())}
+    ensemble_codes = np.array([lookup[v] for v in ensemble.tolist()], dtype=np.int64)
+    member_codes = np.stack([np.argmax(member_proba(m, Xe), axis=1) for m in members])
+    return ensemble_diversity(member_codes, ensemble_codes)

@@ -8,6 +8,7 @@ the dissertation's. The induction itself lives in :mod:`redecorate.learners.c45_
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -132,6 +133,24 @@ class J48(EncodedClassifier):
             self.n_classes_, bool(self.laplace),
         )
 
+    def _classify_encoded(self, X) -> np.ndarray:
+        """Weka's ``J48.classifyInstance``: the first class whose probability beats every
+        earlier one by more than 1e-6, computed without the Laplace correction (Weka's
+        J48 ignores ``-A`` here). AdaBoost.M1 judges errors and votes with it."""
+        t = self.tree_
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        p = c45_engine.predict_tree(
+            X, t.att, t.split, t.child0, t.nb, t.empty, t.doff, t.dist, t.totals,
+            self.nominal_sizes_, self.n_classes_, False,
+        )
+        best = np.full(p.shape[0], -1.0)
+        out = np.zeros(p.shape[0], dtype=np.int64)
+        for j in range(p.shape[1]):
+            better = p[:, j] - best > 1e-6
+            out[better] = j
+            best[better] = p[better, j]
+        return out
+
     # -- inspection -------------------------------------------------------------------
     def export_text(self) -> str:
         """The tree in Weka's text layout, e.g. ``petalwidth <= 0.6: Iris-setosa (50.0)``."""
@@ -141,10 +160,12 @@ class J48(EncodedClassifier):
         classes = [str(c) for c in self.classes_]
         lines: list[str] = []
 
-        def leaf_text(node: int) -> str:
+        def leaf_text(node: int, parent: int) -> str:
             pc = totals[node]
             total = pc.sum()
-            best = int(np.argmax(pc)) if total > 0 else 0
+            # An empty leaf is labelled with its parent's majority class, as Weka prints it.
+            shown = pc if total > 1e-6 or parent < 0 else totals[parent]
+            best = int(np.argmax(shown))
             wrong = total - pc[best]
             txt = f"{classes[best]} ({_fmt(total)}"
             if wrong > 1e-6:
@@ -162,13 +183,13 @@ class J48(EncodedClassifier):
                     cond = f"{name} {'<=' if i == 0 else '>'} {_fmt(split[node], 6)}"
                 prefix = "|   " * depth + cond
                 if att[c] < 0:
-                    lines.append(f"{prefix}: {leaf_text(c)}")
+                    lines.append(f"{prefix}: {leaf_text(c, node)}")
                 else:
                     lines.append(prefix)
                     walk(c, depth + 1)
 
         if att[0] < 0:
-            lines.append(f": {leaf_text(0)}")
+            lines.append(f": {leaf_text(0, -1)}")
         else:
             walk(0, 0)
         lines.append("")
@@ -179,10 +200,10 @@ class J48(EncodedClassifier):
 
 
 def _fmt(x: float, digits: int = 2) -> str:
-    """Numbers as Weka prints them: leaf weights with one or two decimals ("50.0",
-    "3.33"), thresholds rounded to six decimals without trailing zeros ("0.6", "3")."""
+    """Numbers as Weka prints them: leaf weights rounded half-up to two decimals ("50.0",
+    "23.63"), thresholds rounded to six decimals without trailing zeros ("0.6", "3")."""
     if digits == 2:
-        r = round(float(x), 2)
+        r = math.floor(float(x) * 100.0 + 0.5) / 100.0  # Java's Math.round(x * 100) / 100
         return f"{r:.1f}" if r == round(r, 1) else f"{r:.2f}"
     text = f"{round(float(x), digits):.{digits}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text

@@ -58,6 +58,11 @@ ALGORITHMS: Mapping[str, AlgorithmEntry] = MappingProxyType({
                        "AdaBoost.M1 by reweighting, Algorithm 1 (Weka meta.AdaBoostM1)", True),
         AlgorithmEntry("rf", "redecorate.learners.random_forest:RandomForest",
                        "Random Forests: bagged J48 random trees, K = floor(log2(k+1))", False),
+        AlgorithmEntry("naive_bayes", "redecorate.learners.naive_bayes:NaiveBayes",
+                       "Naive Bayes as Weka 3.6 bayes.NaiveBayes (the §4.9 base learner)", False),
+        AlgorithmEntry("mlp", "redecorate.learners.mlp:MLP",
+                       "Backpropagation MLP as Weka MultilayerPerceptron -L 0.15 -M 0.9 -N 80 -H a "
+                       "(the §4.8 base learner)", False),
     )
 })
 

@@ -22,9 +22,11 @@ from redecorate.protocol.job import Protocol
 __all__ = [
     "ExperimentConfigError",
     "ExperimentSpec",
+    "check_learner_params",
     "format_key",
     "load_experiment",
     "read_yaml",
+    "split_algorithms",
     "validate_mapping",
 ]
 
@@ -90,9 +92,15 @@ class ExperimentSpec:
         kind: experiment family; decides which workflow rules run it.
         path: the file it came from (for messages).
         protocol: runs, folds, points, seed and datasets after the profile overlay.
-        algorithms: learner registry name -> parameters, in file order.
+        algorithms: algorithm label -> learner parameters, in file order. The label is the
+            ``algorithm`` of the records; for the old form it is the registry name itself.
+        learners: algorithm label -> learner registry name (``make_learner``'s ``name``).
+        metrics: record metrics (``accuracy``, optionally ``diversity``).
         report: the ``report:`` section (baseline, others, published tables).
         scale: the profile the protocol was resolved for.
+        corruption: ``missing``, ``class`` or ``feature`` for ``kind: noise`` (Chapter 5,
+            :mod:`redecorate.corrupt`), whose ``protocol.points`` are the noise levels (%);
+            None for other kinds.
     """
 
     name: str
@@ -102,6 +110,13 @@ class ExperimentSpec:
     algorithms: dict[str, dict[str, Any]]
     report: dict[str, Any] = field(default_factory=dict)
     scale: str = "thesis"
+    learners: dict[str, str] = field(default_factory=dict)
+    metrics: tuple[str, ...] = ("accuracy",)
+    corruption: str | None = None
+
+    def learner_of(self, algorithm: str) -> str:
+        """Registry name of an algorithm label (the label itself in the old form)."""
+        return self.learners.get(algorithm, algorithm)
 
     @property
     def datasets(self) -> tuple[str, ...]:
@@ -159,7 +174,11 @@ def load_experiment(
             raise
         except ConfigError as exc:
             raise ExperimentConfigError(f"invalid {source}:\n{exc}") from None
-    _check_names(data["algorithms"], known_algorithms, "algorithm", "algorithms", source)
+    learners, algorithms = split_algorithms(data["algorithms"])
+    for label, learner in learners.items():
+        labelled = _names_learner(data["algorithms"][label])
+        key = f"algorithms.{label}.learner" if labelled else "algorithms"
+        _check_names([learner], known_algorithms, "algorithm", key, source)
     _check_names(data["datasets"], known_datasets, "dataset", "datasets", source)
     profiles = data.get("profiles") or {}
     for profile, overlay in profiles.items():
@@ -171,22 +190,97 @@ def load_experiment(
             source,
         )
     report = dict(data.get("report") or {})
-    algorithms = {name: dict(params or {}) for name, params in data["algorithms"].items()}
     if "baseline" in report:
         _check_names([report["baseline"]], algorithms, "algorithm", "report.baseline", source)
     if "others" in report:
         _check_names(report["others"], algorithms, "algorithm", "report.others", source)
+    for i, pair in enumerate(report.get("comparisons") or []):
+        names = [pair.get("a"), pair.get("b")]
+        _check_names(names, algorithms, "algorithm", f"report.comparisons[{i}]", source)
     if scale != "thesis" and scale not in profiles:
         raise ExperimentConfigError(
             f"{source}: key 'profiles': no profile {scale!r} for scale={scale!r}; "
             f"available scales: thesis{''.join(', ' + n for n in profiles)}"
         )
+    protocol = Protocol.from_experiment(data, scale)
+    if data.get("kind", "passive") == "passive":  # U is defined by the learning curve
+        _check_pool_points(algorithms, protocol, source)
     return ExperimentSpec(
         name=data["name"],
         kind=data.get("kind", "passive"),
         path=p,
-        protocol=Protocol.from_experiment(data, scale),
+        protocol=protocol,
         algorithms=algorithms,
         report=report,
         scale=scale,
+        learners=learners,
+        corruption=data.get("corruption"),
+        metrics=tuple(data.get("metrics") or ("accuracy",)),
     )
+
+
+def _check_pool_points(
+    algorithms: Mapping[str, Mapping[str, Any]], protocol: Protocol, source: str
+) -> None:
+    """Pool-based DECORATE variants need unlabeled examples left over at every point.
+
+    Their pool ``U`` is the part of the training fold outside the curve prefix (§4.6.1),
+    which is empty at 100 %; the thesis stops those curves at 50 %. Caught here so the
+    mistake fails before any job rather than as a failed job.
+    """
+    from redecorate.protocol.job import wants_pool
+
+    if max(protocol.points) < 100:
+        return
+    for label, params in algorithms.items():
+        if wants_pool(params):
+            raise ExperimentConfigError(
+                f"{source}: key 'algorithms.{label}': artificial={params['artificial']!r} "
+                "samples from the unlabeled rest of the training fold, which is empty at "
+                "point 100; stop the curve ('points') below 100 as §4.6.1 does (at 50)"
+            )
+
+
+def check_learner_params(spec: ExperimentSpec) -> None:
+    """Build every learner of ``spec`` once, so a misspelt parameter fails before any job.
+
+    Raises:
+        ExperimentConfigError: naming the file, the key ``algorithms.LABEL`` and the
+            registry's message (unknown learner or parameter, with close matches).
+    """
+    from redecorate.learners.registry import make_learner
+
+    for label, params in spec.algorithms.items():
+        key = f"algorithms.{label}"
+        try:
+            make_learner(spec.learner_of(label), params, 0, where=f"{spec.path}, key '{key}'")
+        except (TypeError, ValueError) as exc:
+            raise ExperimentConfigError(f"experiment file {spec.path}: key '{key}': {exc}") from None
+
+
+def _names_learner(params: Any) -> bool:
+    return isinstance(params, Mapping) and "learner" in params
+
+
+LEARNER_KEY = "learner"
+"""The key of an ``algorithms:`` entry that names the registry learner of a labelled variant."""
+
+
+def split_algorithms(
+    entries: Mapping[str, Any],
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """``algorithms:`` -> (label -> registry name, label -> constructor parameters).
+
+    Two forms may be mixed in one file: ``j48: {}`` (the label is the registry name) and
+    ``decorate_norej: {learner: decorate, rejection: false}`` (a labelled variant: the
+    ``learner`` key names the registry entry, every other key is a parameter). The labelled
+    form exists because a mapping keyed by registry name cannot hold two DECORATE variants
+    side by side, which §4.6-4.7 compare.
+    """
+    learners: dict[str, str] = {}
+    params: dict[str, dict[str, Any]] = {}
+    for label, entry in entries.items():
+        values = dict(entry or {})
+        learners[label] = str(values.pop(LEARNER_KEY, label))
+        params[label] = values
+    return learners, params

@@ -29,6 +29,7 @@ from redecorate.protocol.folds import stratified_folds
 from redecorate.protocol.seeds import derive_seed, seed_sequence
 
 __all__ = [
+    "METRICS",
     "RECORD_COLUMNS",
     "JobError",
     "LearnerFactory",
@@ -36,6 +37,7 @@ __all__ = [
     "learner_seed",
     "run_folds",
     "run_job",
+    "wants_pool",
 ]
 
 RECORD_COLUMNS: tuple[str, ...] = (
@@ -66,6 +68,16 @@ class _DatasetLike(TypingProtocol):
 
 LearnerFactory = Callable[[str, Mapping[str, Any], int], Any]
 """``(algorithm, params, random_state) -> unfitted scikit-learn classifier``."""
+
+FoldTransform = Callable[
+    [int, "float | int", pd.DataFrame, pd.Series, pd.DataFrame, pd.Series],
+    tuple[pd.DataFrame, pd.Series, pd.DataFrame, pd.Series],
+]
+"""``(fold, point, X_train, y_train, X_test, y_test) -> the four, transformed``.
+
+The hook through which other experiment kinds reuse :func:`run_job`'s fold loop: Chapter 5
+(:mod:`redecorate.protocol.noise`) corrupts each split per noise level with it.
+"""
 
 
 @dataclass(frozen=True)
@@ -101,8 +113,10 @@ class Protocol:
 
         ``scale="thesis"`` uses the top-level numbers; any other name overlays the matching
         entry of ``profiles:`` (which may only change protocol numbers and datasets).
+        Noise experiments (``kind: noise``) call their points ``levels`` (noise %).
         """
-        base = {k: experiment[k] for k in ("runs", "folds", "points", "seed", "datasets")}
+        axis = "levels" if "levels" in experiment else "points"
+        base = {k: experiment[k] for k in ("runs", "folds", axis, "seed", "datasets")}
         if scale != "thesis":
             profiles = experiment.get("profiles") or {}
             if scale not in profiles:
@@ -114,7 +128,7 @@ class Protocol:
         return cls(
             runs=int(base["runs"]),
             folds=int(base["folds"]),
-            points=tuple(base["points"]),
+            points=tuple(base[axis]),
             seed=int(base["seed"]),
             datasets=tuple(base["datasets"]),
         )
@@ -136,6 +150,24 @@ def learner_seed(
 ) -> int:
     """The ``random_state`` of the learner at one (dataset, run, fold, algorithm, point)."""
     return derive_seed(seed, "learner", dataset, run, fold, algorithm, _point_key(point))
+
+
+POOL_STRATEGIES: frozenset[str] = frozenset({"unlabeled", "sampled"})
+"""DECORATE ``artificial=`` strategies that draw from an example pool ``U`` (§4.6.1)."""
+
+
+METRICS: tuple[str, ...] = ("accuracy", "diversity")
+"""Record metrics a passive job can compute (``metrics:`` of an experiment file)."""
+
+
+def wants_pool(params: Mapping[str, Any]) -> bool:
+    """Whether a learner's parameters ask for the unlabeled pool of §4.6.1.
+
+    DECORATE (Unlabeled) samples its diversity data from ``U`` and DECORATE (Sampled
+    Artificial) sizes its fixed artificial pool as ``|U|`` (spec §1.5.2), so both are
+    fitted with ``fit(X, y, pool=U)``.
+    """
+    return isinstance(params.get("artificial"), str) and params["artificial"] in POOL_STRATEGIES
 
 
 def _default_factory() -> LearnerFactory:
@@ -177,6 +209,9 @@ def run_job(
     seed: int,
     progress: Callable[[str], None] | None = None,
     learner_factory: LearnerFactory | None = None,
+    learner: str | None = None,
+    fold_transform: FoldTransform | None = None,
+    metrics: Sequence[str] = ("accuracy",),
 ) -> pd.DataFrame:
     """Run every fold and learning-curve point of one run and return its records.
 
@@ -193,6 +228,23 @@ def run_job(
             (which the workflow scripts redirect to the job's log file).
         learner_factory: ``(algorithm, params, random_state) -> estimator``; defaults to
             :func:`redecorate.learners.registry.make_learner`. Tests inject cheap stand-ins.
+        learner: registry name given to the factory when ``algorithm`` is a label of a
+            variant (``decorate_norej`` → ``decorate``); default ``algorithm`` itself. The
+            records and the learner seeds use ``algorithm``.
+        fold_transform: when given, every ``point`` trains on the *whole* training fold
+            (no learning curve; ``points`` may then include 0) and the hook transforms the
+            (train, test) data of each (fold, point) before fitting and scoring. Used by
+            the noise kind, where ``points`` are noise levels (:mod:`.noise`).
+
+        metrics: record metrics; ``accuracy`` (always first) and optionally ``diversity``:
+            Eq. 3.2 of the fitted ensemble on the test fold, a fraction in [0, 1] (§4.4;
+            :func:`redecorate.learners.diversity.fitted_ensemble_diversity`).
+
+    The unlabeled pool (§4.6.1): in each fold all training-fold examples start unlabeled;
+    the curve prefix of the point is labelled and the *rest of the training fold* is ``U``.
+    Learners whose parameters select a pool strategy (:func:`wants_pool`) are fitted with
+    ``fit(X, y, pool=U)``; at 100 % ``U`` is empty, so such experiments stop their curves
+    below 100 % as the dissertation's do (at 50 %).
 
     Returns:
         One row per (fold, point) with metric ``accuracy`` (value in %), the wall time of
@@ -205,6 +257,14 @@ def run_job(
             it (e.g. recording NaN) would silently bias the averages.
     """
     factory = learner_factory if learner_factory is not None else _default_factory()
+    learner_name = learner if learner is not None else algorithm
+    use_pool = wants_pool(params)
+    unknown_metrics = sorted(set(metrics) - set(METRICS))
+    if unknown_metrics or "accuracy" not in metrics:
+        raise ValueError(f"metrics must include 'accuracy' and be among {METRICS}; got {list(metrics)}")
+    want_diversity = "diversity" in metrics
+    if want_diversity:
+        from redecorate.learners.diversity import fitted_ensemble_diversity
     report = progress if progress is not None else _stderr
     y_all = dataset.y
     categories = (
@@ -219,7 +279,10 @@ def run_job(
     started = time.perf_counter()
     for fold, (train_idx, test_idx) in enumerate(folds):
         order = training_order(train_idx, seed_sequence(seed, "order", dataset.name, run, fold))
-        sizes = curve_sizes(len(order), points)
+        if fold_transform is None:
+            sizes = curve_sizes(len(order), points)
+        else:
+            sizes = [len(order)] * len(points)
         X_test = dataset.X.iloc[test_idx]
         y_test = y_all.iloc[test_idx].to_numpy(dtype=object)
         for point, n_train in zip(points, sizes, strict=True):
@@ -229,12 +292,23 @@ def run_job(
                 f"fold={fold} point={point}% n_train={n_train}"
             )
             random_state = learner_seed(seed, dataset.name, run, fold, algorithm, point)
+            X_fit, y_fit, X_eval, y_eval = dataset.X.iloc[subset], y_all.iloc[subset], X_test, y_test
             try:
-                estimator = factory(algorithm, params, random_state)
+                if fold_transform is not None:
+                    X_fit, y_fit, X_eval, y_eval_series = fold_transform(
+                        fold, point, X_fit, y_fit, X_test, y_all.iloc[test_idx]
+                    )
+                    y_eval = y_eval_series.to_numpy(dtype=object)
+                estimator = factory(learner_name, params, random_state)
                 tic = time.perf_counter()
-                estimator.fit(dataset.X.iloc[subset], y_all.iloc[subset])
+                if use_pool:
+                    estimator.fit(X_fit, y_fit, pool=dataset.X.iloc[order[n_train:]])
+                else:
+                    estimator.fit(X_fit, y_fit)
                 fit_seconds = time.perf_counter() - tic
-                predicted = np.asarray(estimator.predict(X_test), dtype=object)
+                predicted = np.asarray(estimator.predict(X_eval), dtype=object)
+                if want_diversity:
+                    diversity = fitted_ensemble_diversity(estimator, X_eval)
             except Exception as exc:  # re-raised with context, never swallowed
                 raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
             if categories is not None and not set(predicted.tolist()) <= categories:
@@ -242,7 +316,7 @@ def run_job(
                 raise JobError(
                     f"learner predicted values outside the class domain at {where}: {unknown}"
                 )
-            correct = int(np.count_nonzero(predicted == y_test))
+            correct = int(np.count_nonzero(predicted == y_eval))
             size = _ensemble_size(estimator)
             rows.append(
                 (
@@ -254,11 +328,13 @@ def run_job(
                     _point_value(point),
                     int(n_train),
                     "accuracy",
-                    100.0 * correct / len(y_test),
+                    100.0 * correct / len(y_eval),
                     fit_seconds,
                     size,
                 )
             )
+            if want_diversity:
+                rows.append((*rows[-1][:7], "diversity", diversity, fit_seconds, size))
         report(
             f"[{experiment}] {dataset.name} {algorithm} run {run} fold {fold + 1}/{n_folds} "
             f"done, elapsed {time.perf_counter() - started:.1f}s"

@@ -1,0 +1,376 @@
+"""Chapter 5 tables, figures and the reproduced-vs-published report.
+
+The dissertation's Tables 5.2–5.10 have the layout of Tables 4.2–4.5 with *noise levels*
+as columns, and "A vs B" pairs that are not always "DECORATE vs other" (Table 5.6 is
+"Bagging vs J48"). The record's ``point`` is the noise level for ``kind: noise``, so the
+comparison statistics and renderers of :mod:`redecorate.report.tables` apply unchanged;
+this module only supplies what they cannot express yet — the Chapter 5 caption, the
+test-fold size (their ``infer_n_test`` assumes the largest point is a % of the training
+fold) and the published values — by *calling* them. It lives here, next to the corruption
+procedures, until :mod:`redecorate.report` grows a generalisation (columns = noise levels,
+a caption argument), at which point it can move there unchanged in behaviour.
+
+Published values are read from ``config/published/ch5_tables_5.2-5.10.tsv`` (one row per
+table × dataset × noise level: both accuracies and the recovered bold flags, empty when the
+extraction lost them; spec Part 0.1) and ``ch5_summary_5.2-5.10.tsv`` (Sig. W/D/L and GM
+error ratio per table × noise level).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import matplotlib.style
+import numpy as np
+import pandas as pd
+
+from redecorate.report.tables import (
+    ComparisonTable,
+    comparison_table,
+    display_name,
+    markdown_table,
+    render_latex,
+    render_markdown,
+    table_frame,
+)
+
+__all__ = [
+    "THESIS_CH5_DATASETS",
+    "NoiseComparisonTable",
+    "load_published",
+    "n_test_from_records",
+    "noise_comparison_tables",
+    "replication_frame",
+    "render_replication",
+    "write_noise_figures",
+    "write_noise_tables",
+]
+
+THESIS_CH5_DATASETS: tuple[str, ...] = (
+    "autos", "balance-scale", "breast-w", "colic", "credit-a", "glass", "heart-c",
+    "hepatitis", "iris", "labor", "lymph",
+)  # fmt: skip
+"""The 11 datasets of Table 5.1, in the row order of Tables 5.2–5.10."""
+
+CORRUPTION_TITLES: dict[str, str] = {
+    "missing": "Missing Features",
+    "class": "Class Noise",
+    "feature": "Feature Noise",
+}
+"""How the captions of Tables 5.2–5.10 name each corruption."""
+
+
+@dataclass(frozen=True)
+class NoiseComparisonTable(ComparisonTable):
+    """A :class:`ComparisonTable` whose points are noise levels, with a thesis caption."""
+
+    caption: str = ""
+    table_number: str | None = None
+
+    @property
+    def title(self) -> str:
+        """``Table 5.2 (replicated): Missing Features: DECORATE vs J48``."""
+        if self.table_number:
+            return f"Table {self.table_number} (replicated): {self.caption}"
+        return self.caption
+
+    @property
+    def note(self) -> str:
+        """The base note, plus what the columns are."""
+        return f"Columns: noise level (%). {super().note}"
+
+
+def n_test_from_records(records: pd.DataFrame) -> dict[str, float]:
+    """Mean test-fold size per dataset of k-fold noise records: n_train / (k − 1).
+
+    In a noise job every level trains on the whole training fold, so ``n_train`` is
+    (k − 1)/k of the data and a test fold is n_train / (k − 1) examples on average. Used by
+    the corrected resampled t-test the tables report alongside the thesis's test.
+    """
+    out: dict[str, float] = {}
+    for dataset, rows in records.groupby("dataset", sort=True):
+        k = rows["fold"].nunique()
+        out[str(dataset)] = float(rows["n_train"].mean()) / (k - 1) if k > 1 else float("nan")
+    return out
+
+
+def _promote(table: ComparisonTable, caption: str, number: str | None) -> NoiseComparisonTable:
+    values = {f.name: getattr(table, f.name) for f in fields(ComparisonTable)}
+    return NoiseComparisonTable(**values, caption=caption, table_number=number)
+
+
+def noise_comparison_tables(
+    records: pd.DataFrame,
+    comparisons: Iterable[Mapping[str, Any]],
+    *,
+    corruption: str,
+    datasets: Sequence[str] | None = None,
+    levels: Sequence[float] | None = None,
+    experiment: str | None = None,
+    alpha: float = 0.05,
+) -> list[NoiseComparisonTable]:
+    """One table per ``{a, b, table}`` entry of the experiment's ``report.comparisons``."""
+    n_test = n_test_from_records(records)
+    tables = []
+    for entry in comparisons:
+        a, b = str(entry["a"]), str(entry["b"])
+        table = comparison_table(
+            records, a, b, datasets=datasets, points=levels, alpha=alpha,
+            experiment=experiment, n_test=n_test,
+        )  # fmt: skip
+        caption = f"{CORRUPTION_TITLES.get(corruption, corruption)}: {display_name(a)} vs {display_name(b)}"
+        tables.append(_promote(table, caption, entry.get("table")))
+    return tables
+
+
+def write_noise_tables(
+    tables: Sequence[NoiseComparisonTable], out_dir: str | PathLike[str]
+) -> list[Path]:
+    """Write ``<a>_vs_<b>.md/.tex/.csv``, ``_cells.csv`` and ``comparison_summary.csv``.
+
+    The same files as :func:`redecorate.report.tables.write_comparison_tables` writes for
+    Chapter 4, so downstream readers need no special case.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    summaries = []
+    for table in tables:
+        texts = {
+            "md": render_markdown(table),
+            "tex": render_latex(table),
+            "csv": table_frame(table).to_csv(index=False, lineterminator="\n"),
+        }
+        for fmt, text in texts.items():
+            path = out / f"{table.name}.{fmt}"
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+        cells_path = out / f"{table.name}_cells.csv"
+        table.cells.to_csv(cells_path, index=False, lineterminator="\n")
+        written.append(cells_path)
+        summaries.append(
+            table.summary.assign(comparison=table.name, table=table.table_number or "")
+        )
+    if summaries:
+        summary = pd.concat(summaries, ignore_index=True)
+        first = ["comparison", "table"]
+        summary = summary[[*first, *(c for c in summary.columns if c not in first)]]
+        path = out / "comparison_summary.csv"
+        summary.to_csv(path, index=False, lineterminator="\n")
+        written.append(path)
+    return written
+
+
+def write_noise_figures(
+    records: pd.DataFrame,
+    out_dir: str | PathLike[str],
+    algorithms: Sequence[str],
+    *,
+    experiment: str | None = None,
+    formats: Sequence[str] = ("png", "pdf"),
+) -> list[Path]:
+    """Figures 5.1–5.3: accuracy against noise level, one line per algorithm, per dataset.
+
+    :func:`redecorate.report.figures.learning_curves` draws exactly this plot but labels
+    its x axis "% of training data"; it is called as soon as it accepts an ``xlabel``
+    (requested from the report library). Until then the same plot is drawn here with the
+    figures module's own helpers (deterministic files, no pyplot), labelled correctly.
+    """
+    from redecorate.report import figures
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    xlabel = "Noise level (%)"
+    native = "xlabel" in inspect.signature(figures.learning_curves).parameters
+    for dataset in sorted(map(str, records["dataset"].unique())):
+        stem = out / f"noise_curve_{dataset}"
+        if native:
+            written += figures.learning_curves(
+                records, stem, dataset=dataset, algorithms=list(algorithms), x="point",
+                experiment=experiment, formats=formats, xlabel=xlabel,
+            )  # fmt: skip
+            continue
+        means = figures._cell_means(
+            records, "accuracy", experiment, ("dataset", "algorithm", "point")
+        )
+        means = means[means["dataset"] == dataset]
+        with matplotlib.style.context("default"):
+            fig = figures._new_figure((6.0, 4.2))
+            ax = fig.add_subplot()
+            for i, name in enumerate(algorithms):
+                curve = means[means["algorithm"] == name].sort_values("point")
+                if not curve.empty:
+                    ax.plot(curve["point"], curve["mean"], marker=figures.MARKERS[i % len(figures.MARKERS)],
+                            markersize=4, label=display_name(name))  # fmt: skip
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("Accuracy (%)")
+            ax.set_title(dataset)
+            ax.grid(True, linewidth=0.3)
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(loc="lower left", fontsize=8)
+            written += figures._save(fig, stem, formats)
+    return written
+
+
+def load_published(paths: Iterable[str | PathLike[str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(cells, summary) of the Chapter 5 published TSVs among ``paths`` (others ignored).
+
+    A file with a ``dataset`` column is a cells file, one with ``gm_ratio`` a summary file;
+    ``table`` is read as text (``5.10`` must not become ``5.1``).
+    """
+    cells, summary = [], []
+    for path in paths:
+        frame = pd.read_csv(path, sep="\t", dtype={"table": str})
+        if {"dataset", "noise", "a", "b"} <= set(frame.columns):
+            cells.append(frame)
+        elif {"noise", "gm_ratio"} <= set(frame.columns):
+            summary.append(frame)
+    empty = pd.DataFrame()
+    return (
+        pd.concat(cells, ignore_index=True) if cells else empty,
+        pd.concat(summary, ignore_index=True) if summary else empty,
+    )
+
+
+def replication_frame(
+    tables: Sequence[NoiseComparisonTable], published_cells: pd.DataFrame
+) -> pd.DataFrame:
+    """Reproduced vs published, one row per (table, dataset, noise level).
+
+    Columns: table, comparison, dataset, noise, a_reproduced, a_published, a_difference,
+    b_reproduced, b_published, b_difference, sig_reproduced (+1/0/−1 as in the comparison
+    cells), sig_published (the same from the recovered bold flags; NaN where the extraction
+    lost them), sig_agrees. Datasets without published values (e.g. the quick profile's
+    bundled data) get NaN published columns.
+    """
+    rows: list[dict[str, Any]] = []
+    pub = published_cells
+    for table in tables:
+        for _, cell in table.cells.iterrows():
+            match = pd.DataFrame()
+            if not pub.empty and table.table_number:
+                match = pub[
+                    (pub["table"] == table.table_number)
+                    & (pub["dataset"] == cell["dataset"])
+                    & (pub["noise"].astype(float) == float(cell["point"]))
+                ]
+            row: dict[str, Any] = {
+                "table": table.table_number or "",
+                "comparison": table.name,
+                "dataset": cell["dataset"],
+                "noise": cell["point"],
+                "a_reproduced": cell["mean_a"],
+                "b_reproduced": cell["mean_b"],
+                "sig_reproduced": int(cell["sig"]),
+            }
+            if match.empty:
+                row.update(a_published=np.nan, b_published=np.nan, sig_published=np.nan)
+            else:
+                published = match.iloc[0]
+                bold_a, bold_b = published.get("bold_a"), published.get("bold_b")
+                if pd.isna(bold_a) and pd.isna(bold_b):
+                    sig = np.nan
+                elif bold_a == 1:
+                    sig = 1
+                elif bold_b == 1:
+                    sig = -1
+                elif pd.isna(bold_a):
+                    sig = np.nan  # only losses were recoverable (Table 5.3): a win may be lost
+                else:
+                    sig = 0
+                row.update(a_published=float(published["a"]), b_published=float(published["b"]),
+                           sig_published=sig)  # fmt: skip
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    frame["a_difference"] = frame["a_reproduced"] - frame["a_published"]
+    frame["b_difference"] = frame["b_reproduced"] - frame["b_published"]
+    frame["sig_agrees"] = (frame["sig_reproduced"] == frame["sig_published"]).where(
+        frame["sig_published"].notna()
+    )
+    order = [
+        "table", "comparison", "dataset", "noise", "a_reproduced", "a_published", "a_difference",
+        "b_reproduced", "b_published", "b_difference", "sig_reproduced", "sig_published",
+        "sig_agrees",
+    ]  # fmt: skip
+    return frame[order]
+
+
+def _fmt(value: Any, spec: str) -> str:
+    return "–" if value is None or pd.isna(value) else format(value, spec)
+
+
+def render_replication(
+    tables: Sequence[NoiseComparisonTable],
+    replication: pd.DataFrame,
+    published_summary: pd.DataFrame,
+    *,
+    experiment: str,
+    scale: str,
+) -> str:
+    """Markdown: per table, the summary rows reproduced vs published and mean |Δ accuracy|."""
+    lines = [
+        f"# Replication report: {experiment} (scale {scale})",
+        "",
+        "Reproduced vs published (dissertation Chapter 5). Columns are noise levels (%). "
+        "The thesis's numbers are means over 10 runs of 10-fold CV on the 11 datasets of "
+        "Table 5.1; at another scale, or on other datasets, the comparison is indicative only.",
+        "",
+    ]
+    for table in tables:
+        levels = list(table.points)
+        header = ["", *(f"{p:g}%" for p in levels)]
+        summary = table.summary.set_index("point")
+        pub = pd.DataFrame()
+        if not published_summary.empty and table.table_number:
+            pub = published_summary[published_summary["table"] == table.table_number]
+            pub = pub.assign(point=pub["noise"].astype(float)).set_index("point")
+        rep = replication[replication["comparison"] == table.name]
+
+        def pub_value(level: float, column: str, frame: pd.DataFrame = pub) -> Any:
+            return frame.at[level, column] if level in frame.index else np.nan
+
+        def wdl(level: float, frame: pd.DataFrame, keys: Sequence[str]) -> str:
+            if level not in frame.index or any(pd.isna(frame.at[level, k]) for k in keys):
+                return "–"
+            return "/".join(str(int(frame.at[level, k])) for k in keys)
+
+        def mean_abs(level: float, column: str, frame: pd.DataFrame = rep) -> str:
+            values = frame.loc[frame["noise"] == level, column].abs().dropna()
+            return _fmt(values.mean(), ".2f") if len(values) else "–"
+
+        def agreement(level: float, frame: pd.DataFrame = rep) -> str:
+            known = frame.loc[frame["noise"] == level, "sig_agrees"].dropna()
+            return f"{int(known.sum())}/{len(known)}" if len(known) else "–"
+
+        body = [
+            ["GM error ratio, reproduced", *(_fmt(summary.at[p, "gm_error_ratio"], ".4f")
+                                             if p in summary.index else "–" for p in levels)],
+            ["GM error ratio, published", *(_fmt(pub_value(p, "gm_ratio"), ".4f") for p in levels)],
+            ["Sig. W/D/L, reproduced",
+             *(wdl(p, summary, ("sig_wins", "sig_draws", "sig_losses")) for p in levels)],
+            ["Sig. W/D/L, published", *(wdl(p, pub, ("sig_w", "sig_d", "sig_l")) for p in levels)],
+            [f"mean abs. diff. {display_name(table.baseline)} (pp)",
+             *(mean_abs(p, "a_difference") for p in levels)],
+            [f"mean abs. diff. {display_name(table.other)} (pp)",
+             *(mean_abs(p, "b_difference") for p in levels)],
+            ["significance agrees (datasets)", *(agreement(p) for p in levels)],
+        ]  # fmt: skip
+        lines += [f"## {table.title}", "", markdown_table(header, body)]
+        unmatched = sorted(set(rep.loc[rep["a_published"].isna(), "dataset"]))
+        if unmatched:
+            lines.append(f"No published values for: {', '.join(map(str, unmatched))}.\n")
+    lines.append(
+        "Significance: paired t-test over runs × folds, p < 0.05, as in the thesis. Published "
+        "significance comes from the bold recovered from the text extraction (spec Part 0.1); "
+        "it is unknown for Table 5.8 (except its 0 % column, the same experiment as Table "
+        "5.2's) and for DECORATE's wins in Table 5.3.\n"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,257 @@
+"""Provenance of one experiment's results: what code, data, configuration and machine made them.
+
+``results/<experiment>/provenance.json`` lets a reader of a results directory answer, without
+the workflow at hand, "which commit, which package versions, which configuration, which data
+files (by checksum), which seeds, on what machine, and how long did each job take?". It is
+written by the workflow's ``provenance`` rule after every other output of the experiment, from:
+
+* the git repository of the workflow (commit and whether the tree had uncommitted changes);
+* installed distributions (``importlib.metadata``), not ``__version__`` attributes, so that
+  editable installs and packages without the attribute are reported the same way;
+* the configuration and resolved experiment, hashed as canonical JSON (sorted keys, no
+  whitespace) so the hash does not depend on YAML formatting or key order;
+* the prepared datasets' JSON sidecars (their ``source`` and ``sha256``), plus the sidecar's
+  own checksum so a changed sidecar is visible too;
+* Snakemake ``benchmark:`` files (wall ``s`` and ``cpu_time`` columns) for per-job costs.
+
+Nothing here influences any record: provenance is a pure description, so it is allowed to
+contain clock readings and host names that differ between runs.
+"""
+
+from __future__ import annotations
+
+import csv
+import getpass
+import hashlib
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "DEFAULT_PACKAGES",
+    "benchmark_times",
+    "build_provenance",
+    "canonical_hash",
+    "dataset_sources",
+    "file_sha256",
+    "git_state",
+    "machine_info",
+    "package_versions",
+    "write_provenance",
+]
+
+#: Distributions whose versions can change a record or a figure.
+DEFAULT_PACKAGES: tuple[str, ...] = (
+    "redecorate",
+    "numpy",
+    "pandas",
+    "scipy",
+    "scikit-learn",
+    "numba",
+    "pyarrow",
+    "matplotlib",
+    "pyyaml",
+    "jsonschema",
+    "openml",
+    "snakemake",
+    "snakemake-executor-plugin-slurm",
+)
+
+
+def canonical_hash(value: Any) -> str:
+    """SHA-256 of ``value`` as canonical JSON: equal configurations give equal hashes.
+
+    Non-JSON values (paths, tuples) are stringified/listified by ``default=str`` and
+    ``json``'s tuple handling, which is stable across processes (no salted ``hash()``).
+    """
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """SHA-256 of a file's bytes, streamed so large files do not need to fit in memory."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def git_state(repo: str | os.PathLike[str]) -> dict[str, Any]:
+    """Commit and dirtiness of the repository at ``repo``; ``None``s outside a git checkout.
+
+    A dirty tree is recorded rather than refused: the commit alone would then claim more
+    than it can prove, and the reader should know that.
+    """
+
+    def _git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=30
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    commit = _git("rev-parse", "HEAD")
+    status = _git("status", "--porcelain", "--untracked-files=no") if commit else None
+    return {
+        "commit": commit,
+        "dirty": None if status is None else bool(status),
+        "describe": _git("describe", "--always", "--dirty") if commit else None,
+    }
+
+
+def package_versions(names: Iterable[str] = DEFAULT_PACKAGES) -> dict[str, str | None]:
+    """Installed version of each distribution (``None`` when not installed)."""
+    versions: dict[str, str | None] = {"python": platform.python_version()}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def machine_info() -> dict[str, Any]:
+    """Where the provenance was written (the aggregating host; jobs may have run elsewhere)."""
+    return {
+        "hostname": socket.gethostname(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": platform.processor() or None,
+        "cpu_count": os.cpu_count(),
+        "python_executable": sys.executable,
+        "user": _user(),
+        "slurm_job_id": os.environ.get("SLURM_JOB_ID"),
+    }
+
+
+def _user() -> str | None:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry in some containers
+        return None
+
+
+def dataset_sources(sidecars: Iterable[str | os.PathLike[str]]) -> list[dict[str, Any]]:
+    """Source and checksums of each prepared dataset, from its JSON sidecar."""
+    out = []
+    for sidecar in sorted(map(Path, sidecars)):
+        meta = json.loads(sidecar.read_text(encoding="utf-8"))
+        parquet = sidecar.with_suffix(".parquet")
+        out.append(
+            {
+                "name": meta.get("name", sidecar.stem),
+                "source": meta.get("source"),
+                "sha256": meta.get("sha256"),
+                "n_instances": meta.get("n_instances"),
+                "n_classes": meta.get("n_classes"),
+                "sidecar": str(sidecar),
+                "sidecar_sha256": file_sha256(sidecar),
+                "prepared_sha256": file_sha256(parquet) if parquet.is_file() else None,
+            }
+        )
+    return out
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        return float(text) if text not in (None, "", "NA", "-") else None
+    except ValueError:
+        return None
+
+
+def benchmark_times(benchmarks: Mapping[str, str | os.PathLike[str]]) -> list[dict[str, Any]]:
+    """Wall/CPU seconds and peak memory per job, from Snakemake ``benchmark:`` TSV files.
+
+    ``benchmarks`` maps a job label (e.g. ``passive_job/iris/j48/run0``) to its file. A
+    missing file (a job that never ran, e.g. under ``--keep-going``) is listed with
+    ``None``s rather than silently dropped. Files with several rows (``repeat()``) are
+    averaged.
+    """
+    rows = []
+    for job, path in sorted(benchmarks.items()):
+        path = Path(path)
+        entry: dict[str, Any] = {
+            "job": job,
+            "benchmark": str(path),
+            "wall_s": None,
+            "cpu_s": None,
+            "max_rss_mb": None,
+        }
+        if path.is_file():
+            with path.open(encoding="utf-8", newline="") as handle:
+                records = list(csv.DictReader(handle, delimiter="\t"))
+            if records:
+                for key, column in (("wall_s", "s"), ("cpu_s", "cpu_time"), ("max_rss_mb", "max_rss")):
+                    values = [v for v in (_number(r.get(column)) for r in records) if v is not None]
+                    entry[key] = round(sum(values) / len(values), 3) if values else None
+        rows.append(entry)
+    return rows
+
+
+def build_provenance(
+    *,
+    experiment: str,
+    repo: str | os.PathLike[str],
+    config: Mapping[str, Any],
+    experiment_settings: Mapping[str, Any],
+    sidecars: Iterable[str | os.PathLike[str]],
+    benchmarks: Mapping[str, str | os.PathLike[str]],
+    experiment_file: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """Everything ``provenance.json`` holds, as a JSON-ready dict (see the module docstring)."""
+    jobs = benchmark_times(benchmarks)
+    wall = [j["wall_s"] for j in jobs if j["wall_s"] is not None]
+    cpu = [j["cpu_s"] for j in jobs if j["cpu_s"] is not None]
+    experiment_block: dict[str, Any] = {
+        "name": experiment,
+        "settings": dict(experiment_settings),
+        "settings_sha256": canonical_hash(experiment_settings),
+    }
+    if experiment_file is not None and Path(experiment_file).is_file():
+        experiment_block["file"] = str(experiment_file)
+        experiment_block["file_sha256"] = file_sha256(experiment_file)
+    return {
+        "format_version": 1,
+        "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "experiment": experiment_block,
+        "git": git_state(repo),
+        "packages": package_versions(),
+        "config": {"values": dict(config), "sha256": canonical_hash(config)},
+        "seeds": {
+            "experiment_seed": experiment_settings.get("seed"),
+            "derivation": (
+                "numpy.random.SeedSequence(experiment seed, BLAKE2b digest of named keys): folds "
+                "from (dataset, run); curve subsets from (dataset, run, fold); learners from "
+                "(dataset, run, fold, algorithm, point)"
+            ),
+        },
+        "datasets": dataset_sources(sidecars),
+        "machine": machine_info(),
+        "jobs": jobs,
+        "totals": {
+            "jobs": len(jobs),
+            "jobs_with_benchmark": len(wall),
+            "wall_s": round(sum(wall), 3),
+            "cpu_s": round(sum(cpu), 3),
+        },
+    }
+
+
+def write_provenance(data: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Write ``data`` as indented JSON, atomically (a killed job leaves no partial file)."""
+    from redecorate.protocol.io import atomic_path
+
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
+    return Path(path)

@@ -1,0 +1,92 @@
+"""Helpers shared by the operational tests (reliability, SLURM, HTML report).
+
+They run the repository's Snakefile on the ``smoke`` profile in a temporary working directory
+(``--directory``), never writing into the repository. What "identical records" means is
+defined once here: every column of ``records.parquet`` except the clock readings in
+:data:`TIMING_COLUMNS`, compared exactly (same rows, same order, same dtypes, same bits).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+REPO = Path(__file__).resolve().parents[1]
+SNAKEFILE = REPO / "Snakefile"
+MIRROR = (REPO / ".." / "shared" / "datasets" / "uci").resolve()
+EXPERIMENT = "ch4_passive"
+SMOKE_CONFIG = ("scale=smoke", f"data_mirror={MIRROR}")
+#: Wall-clock measurements: they differ between any two runs by nature, so they are the only
+#: record columns left out of "identical records".
+TIMING_COLUMNS = ("fit_seconds",)
+
+
+def mirror_missing_reason() -> str | None:
+    """Why the smoke workflow cannot run here (``None`` when it can)."""
+    if not (MIRROR / "iris.arff").is_file() or not (MIRROR / "labor.arff").is_file():
+        return f"ARFF mirror not found at {MIRROR} (expected ../shared/datasets/uci beside the repo)"
+    return None
+
+
+def snakemake_env() -> dict[str, str]:
+    """Environment of every test run: fixed hash seed, no display."""
+    return {**os.environ, "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"}
+
+
+def snakemake_command(workdir: Path, *args: str, cores: int | None = 2, profile: bool = False) -> list[str]:
+    """``python -m snakemake`` on the repository's Snakefile with ``workdir`` as working dir.
+
+    ``profile=False`` adds ``--workflow-profile none`` (the repository's local defaults off);
+    ``profile=True`` is a plain ``snakemake`` as a user would type it.
+    """
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(SNAKEFILE), "--directory", str(workdir)]
+    if cores is not None:
+        command += ["--cores", str(cores)]
+    if not profile:
+        command += ["--workflow-profile", "none"]
+    return [*command, *args]
+
+
+def run_snakemake(
+    workdir: Path, *args: str, cores: int | None = 2, profile: bool = False, timeout: float = 900
+) -> subprocess.CompletedProcess[str]:
+    """Run Snakemake to completion and return the finished process (output captured)."""
+    return subprocess.run(
+        snakemake_command(workdir, *args, cores=cores, profile=profile),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=snakemake_env(),
+    )
+
+
+def output_of(result: subprocess.CompletedProcess[str]) -> str:
+    """stdout and stderr of a finished run, for assertion messages."""
+    return (result.stdout or "") + (result.stderr or "")
+
+
+def results_dir(workdir: Path) -> Path:
+    """``results/ch4_passive`` of a smoke run."""
+    return workdir / "results" / EXPERIMENT
+
+
+def record_values(path: Path) -> pd.DataFrame:
+    """The records of ``path`` without the timing columns: what must be identical."""
+    frame = pd.read_parquet(path)
+    return frame[[c for c in frame.columns if c not in TIMING_COLUMNS]]
+
+
+def assert_same_records(left: Path, right: Path) -> None:
+    """Exact equality of two records files, timing columns aside (see module docstring)."""
+    a, b = record_values(left), record_values(right)
+    assert list(a.columns) == list(b.columns)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
+def job_record_files(workdir: Path) -> list[Path]:
+    """Every per-job records file of a smoke run, sorted."""
+    return sorted((results_dir(workdir) / "records").glob("*/*/run*.parquet"))

@@ -1,0 +1,106 @@
+"""The self-contained HTML report (``snakemake --report``), rendered in headless Chromium.
+
+Markers ``browser`` and ``workflow``. Builds the report of the shared smoke run, checks its
+structure (every table CSV and figure PNG of the experiment embedded as a data URI, with the
+reproduced-vs-published table and provenance, under numbered categories so the replication
+summary comes first), then renders it in Debian's Chromium with no network or profile, dumps
+the DOM after the JavaScript app has run and takes a screenshot. Skips when ``chromium`` is
+absent. (File name chosen not to clash with ``test_report.py``, the report library's tests.)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import smoke_support as smoke
+
+pytestmark = [pytest.mark.browser, pytest.mark.workflow, pytest.mark.slow]
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--virtual-time-budget=15000",  # let the report's JavaScript app render before dumping
+)
+CATEGORIES = ("1. Reproduced vs published", "2. Tables", "3. Figures", "4. Provenance")
+
+
+@pytest.fixture(scope="module")
+def report_html(smoke_reference: Path) -> Path:
+    """``results/report.html`` of the shared smoke run."""
+    result = smoke.run_snakemake(
+        smoke_reference, "--report", "results/report.html", "--config", *smoke.SMOKE_CONFIG, cores=None
+    )
+    assert result.returncode == 0, smoke.output_of(result)[-5000:]
+    path = smoke_reference / "results" / "report.html"
+    assert path.is_file()
+    return path
+
+
+def _embedded_results(html: str) -> dict[str, Any]:
+    """The ``results = {...}`` object the report embeds: one entry per reported file."""
+    start = html.index("results = {") + len("results = ")
+    value, _end = json.JSONDecoder().raw_decode(html, start)
+    return value
+
+
+def test_report_embeds_every_table_and_figure(report_html: Path, smoke_reference: Path) -> None:
+    html = report_html.read_text(encoding="utf-8")
+    embedded = _embedded_results(html)
+    results = smoke.results_dir(smoke_reference)
+    expected = {
+        *(p.relative_to(smoke_reference).as_posix() for p in (results / "tables").glob("*.csv")),
+        *(p.relative_to(smoke_reference).as_posix() for p in (results / "figures").glob("*.png")),
+        f"results/{smoke.EXPERIMENT}/replication.csv",
+        f"results/{smoke.EXPERIMENT}/provenance.json",
+    }
+    assert len(expected) > 6
+    assert expected <= set(embedded), sorted(expected - set(embedded))
+    # Self-contained: the content itself is in the file, not a link to results/.
+    assert html.count("data:image/png;base64") >= len(list((results / "figures").glob("*.png")))
+    assert html.count("data:text/csv;") >= len(list((results / "tables").glob("*.csv")))
+    for entry in embedded.values():
+        assert entry["caption"].strip(), entry["name"]
+    for category in CATEGORIES:
+        assert category in html, category
+    # Captions name the dissertation counterparts.
+    assert "Tables 4.2–4.5" in html and "Figures 4.1–4.4" in html
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
+def test_report_renders_in_headless_chromium(report_html: Path, tmp_path: Path) -> None:
+    base = [CHROMIUM, *CHROMIUM_FLAGS]
+    url = report_html.as_uri()
+    dom = subprocess.run(
+        [*base, f"--user-data-dir={tmp_path / 'profile-dom'}", "--dump-dom", url],
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert dom.returncode == 0, dom.stderr[-3000:]
+    rendered = dom.stdout
+    # The app rendered: the workflow description (with the replication summary pointed to
+    # first), the category menu, tables in the DOM, and the embedded data.
+    assert "Melville (2005) reproduced" in rendered
+    for category in CATEGORIES:
+        assert category in rendered, category
+    assert "<table" in rendered
+    assert "data:image/png;base64" in rendered and "data:text/csv;" in rendered
+
+    screenshot = tmp_path / "report.png"
+    shot = subprocess.run(
+        [*base, f"--user-data-dir={tmp_path / 'profile-shot'}", "--window-size=1400,1000",
+         f"--screenshot={screenshot}", url],
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert shot.returncode == 0, shot.stderr[-3000:]
+    data = screenshot.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000, len(data)
