@@ -101,10 +101,31 @@ rule report_noise:
         records=f"{RESULTS}/{{experiment}}/records.parquet",
         summary=f"{RESULTS}/{{experiment}}/summary.csv",
     output:
-        tables=directory(f"{RESULTS}/{{experiment}}/tables"),
-        figures=directory(f"{RESULTS}/{{experiment}}/figures"),
+        # report(...) as in aggregate.smk's report_experiment (same categories and captions).
+        tables=report(
+            directory(f"{RESULTS}/{{experiment}}/tables"),
+            patterns=["{name}.csv"],
+            category="2. Tables",
+            subcategory="{experiment}",
+            caption="../report/tables.rst",
+            labels={"experiment": "{experiment}", "table": "{name}"},
+        ),
+        figures=report(
+            directory(f"{RESULTS}/{{experiment}}/figures"),
+            patterns=["{name}.png"],
+            category="3. Figures",
+            subcategory="{experiment}",
+            caption="../report/figures.rst",
+            labels={"experiment": "{experiment}", "figure": "{name}"},
+        ),
         replication_md=f"{RESULTS}/{{experiment}}/replication.md",
-        replication_csv=f"{RESULTS}/{{experiment}}/replication.csv",
+        replication_csv=report(
+            f"{RESULTS}/{{experiment}}/replication.csv",
+            category="1. Reproduced vs published",
+            subcategory="{experiment}",
+            caption="../report/replication.rst",
+            labels={"experiment": "{experiment}", "table": "replication"},
+        ),
     wildcard_constraints:
         experiment=NOISE_EXPERIMENTS,
     params:

@@ -56,6 +56,12 @@ __all__ = ["AdaBoostM1", "WEKA_SMALL"]
 WEKA_SMALL = 1e-6
 
 
+def _java_sum(v: np.ndarray) -> float:
+    """Left-to-right total, the order Weka adds in: NumPy's pairwise ``sum`` can differ in
+    the last bit, enough to flip an exact 50/50 tie of a later member (seen on colic)."""
+    return float(np.cumsum(v)[-1]) if v.size else 0.0
+
+
 class AdaBoostM1(EncodedClassifier):
     """AdaBoost.M1 by reweighting, with Weka 3.6's stopping and scaling rules.
 
@@ -107,7 +113,8 @@ class AdaBoostM1(EncodedClassifier):
             est = make_member(seed.spawn(1)[0])
             fit_member(est, X, y, weights, schema, n_classes)
             # ε as Weka's Evaluation scores it (first maximum of the distribution) ...
-            eps = float(weights[np.argmax(member_proba(est, X), axis=1) != y].sum() / weights.sum())
+            missed = np.argmax(member_proba(est, X), axis=1) != y
+            eps = _java_sum(weights[missed]) / _java_sum(weights)
             # ... and the reweighting by the member's classifyInstance (J48's tolerance rule).
             wrong = member_classify(est, X) != y
             zero_error = abs(eps) < WEKA_SMALL
@@ -118,13 +125,12 @@ class AdaBoostM1(EncodedClassifier):
                     alphas.append(1.0)
                     errors.append(eps)
                 break
-            beta = eps / (1.0 - eps)
             members.append(est)
-            alphas.append(math.log(1.0 / beta))
+            alphas.append(math.log((1.0 - eps) / eps))  # log(1/β), written as Weka computes it
             errors.append(eps)
-            old_sum = weights.sum()
+            old_sum = _java_sum(weights)
             weights = np.where(wrong, weights * ((1.0 - eps) / eps), weights)
-            weights = weights * (old_sum / weights.sum())
+            weights = weights * old_sum / _java_sum(weights)
         self.estimators_ = members
         self.estimator_weights_ = np.asarray(alphas)
         self.estimator_errors_ = np.asarray(errors)

@@ -1,0 +1,531 @@
+"""How close the reproduction comes to the published Tables 4.2–4.5.
+
+Two questions, answered separately because they can disagree:
+
+1. **Cells.** For every published (dataset, algorithm, point) accuracy, the reproduced mean
+   accuracy and the difference (reproduced − published, in percentage points), summarised
+   per algorithm by the median and mean absolute difference. The median is the headline
+   because a few datasets with a different preprocessing can dominate a mean.
+2. **Conclusions.** For every table (DECORATE vs J48, Bagging, Random Forests, AdaBoost) and
+   point, does what the thesis concludes still hold? A conclusion *holds* when the
+   reproduced Sig. W/D/L has the same sign of (wins − losses) as the published one and the
+   reproduced GM error ratio is on the same side of 1. Exact counts are not expected to
+   match; the direction is what the thesis argues from.
+
+Nothing is dropped silently: a published cell without a reproduction is listed with status
+``not run``, a whole comparison or point without one is a ``not run`` conclusion row, and
+reproduced cells the thesis does not have are kept as ``not published``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from os import PathLike
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from redecorate.report.tables import THESIS_DATASETS, display_name, markdown_table, point_label
+from redecorate.stats.comparison import (
+    compare_algorithms,
+    error_from_accuracy,
+    geometric_mean_error_ratio,
+    summarise_comparison,
+    win_draw_loss,
+)
+
+__all__ = [
+    "PUBLISHED_CELLS_FILE",
+    "PUBLISHED_SUMMARY_FILE",
+    "load_published",
+    "published_kind",
+    "compare_cells",
+    "difference_summary",
+    "check_conclusions",
+    "render_replication_markdown",
+    "write_replication",
+]
+
+PUBLISHED_CELLS_FILE = "ch4_tables_4.2-4.5.tsv"
+"""Long table of published accuracies: table, dataset, pct, algo, accuracy."""
+PUBLISHED_SUMMARY_FILE = "ch4_summary_4.2-4.5.tsv"
+"""Published summary rows: table, comparison, pct, wdl_w/d/l, sig_w/d/l, gm_ratio."""
+
+NOT_RUN = "not run"
+NOT_PUBLISHED = "not published"
+CELL_KEYS = ["dataset", "algorithm", "point"]
+
+
+CELLS_COLUMNS = {"table", "dataset", "pct", "algo", "accuracy"}
+SUMMARY_COLUMNS = {"table", "comparison", "pct", "sig_w", "sig_d", "sig_l", "gm_ratio"}
+
+
+def published_kind(frame: pd.DataFrame) -> str | None:
+    """``"cells"``, ``"summary"`` or None: which of the two published layouts a TSV has.
+
+    Cells files (Tables 4.2–4.5, 4.6) hold accuracies per dataset × algorithm × pct; summary
+    files (Tables 4.2–4.5, 4.8–4.16) hold the W/D/L, Sig. W/D/L and GM rows of "A_vs_B"
+    comparisons. Other layouts (Table 4.7's diversity counts, Chapter 5's paired cells)
+    are reported elsewhere and are ignored here.
+    """
+    if CELLS_COLUMNS <= set(frame.columns):
+        return "cells"
+    if SUMMARY_COLUMNS <= set(frame.columns):
+        return "summary"
+    return None
+
+
+def _published_paths(published: str | PathLike[str] | Iterable[str | PathLike[str]]) -> list[Path]:
+    if isinstance(published, str | PathLike):
+        base = Path(published)
+        if base.is_dir():
+            return [base / PUBLISHED_CELLS_FILE, base / PUBLISHED_SUMMARY_FILE]
+        return [base]
+    return [Path(p) for p in published]
+
+
+def load_published(
+    published: str | PathLike[str] | Iterable[str | PathLike[str]],
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Read published cells and summary rows; returns ``(cells, summary)``.
+
+    ``published`` is a directory (``config/published``: reads the Tables 4.2–4.5 pair
+    :data:`PUBLISHED_CELLS_FILE` and :data:`PUBLISHED_SUMMARY_FILE`) or a list of TSV files,
+    e.g. an experiment's ``report.published`` entries; each file is classified by its columns
+    (:func:`published_kind`) and files of another layout are skipped.
+
+    ``cells``: table, dataset, algorithm, point (float), published. ``summary``: the TSV's
+    columns with ``pct`` renamed ``point`` (float), plus ``baseline`` and ``other`` split from
+    ``comparison`` (``decorate_unlabeled_vs_j48`` → ``decorate_unlabeled``, ``j48``).
+    """
+    cells, summaries = [], []
+    for path in _published_paths(published):
+        frame = pd.read_csv(path, sep="\t", dtype={"table": str})
+        kind = published_kind(frame)
+        if kind == "cells":
+            cells.append(frame)
+        elif kind == "summary":
+            summaries.append(frame)
+    cell_cols = ["table", *CELL_KEYS, "published"]
+    if cells:
+        cell = pd.concat(cells, ignore_index=True)
+        cell = cell.rename(columns={"algo": "algorithm", "pct": "point", "accuracy": "published"})
+        cell["point"] = cell["point"].astype(float)
+        cell = cell[cell_cols]
+    else:
+        cell = pd.DataFrame(columns=cell_cols)
+    if summaries:
+        summary = pd.concat(summaries, ignore_index=True).rename(columns={"pct": "point"})
+        summary["point"] = summary["point"].astype(float)
+        sides = summary["comparison"].str.split("_vs_", n=1)
+        summary["baseline"], summary["other"] = sides.str[0], sides.str[1]
+    else:
+        summary = pd.DataFrame(columns=[*sorted(SUMMARY_COLUMNS), "point", "baseline", "other"])
+    return cell, summary
+
+
+def _reproduced_means(
+    summary: pd.DataFrame,
+    metric: str,
+    experiment: str | None,
+    dataset_aliases: Mapping[str, str] | None,
+) -> pd.DataFrame:
+    """One reproduced mean per (dataset, algorithm, point), in published dataset names."""
+    rows = summary
+    if "metric" in rows.columns:
+        rows = rows[rows["metric"] == metric]
+    if experiment is not None:
+        rows = rows[rows["experiment"] == experiment]
+    rows = rows.rename(columns={"mean": "reproduced"})[CELL_KEYS + ["reproduced"]].copy()
+    if dataset_aliases:
+        rows["dataset"] = rows["dataset"].replace(dict(dataset_aliases))
+    rows["point"] = rows["point"].astype(float)
+    dup = rows.duplicated(CELL_KEYS)
+    if dup.any():
+        example = rows.loc[dup, CELL_KEYS].iloc[0].to_dict()
+        raise ValueError(
+            f"several reproduced means for one cell, e.g. {example}; the summary mixes "
+            "experiments, pass experiment=... to choose one"
+        )
+    return rows
+
+
+def compare_cells(
+    summary: pd.DataFrame,
+    published: pd.DataFrame,
+    *,
+    metric: str = "accuracy",
+    experiment: str | None = None,
+    dataset_aliases: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """Published vs reproduced mean accuracy, cell by cell.
+
+    ``summary`` has at least dataset, algorithm, point and mean (the output of
+    :func:`~redecorate.stats.summary.summarise` works as is); ``published`` is the first
+    frame of :func:`load_published`. ``dataset_aliases`` maps reproduced dataset names to
+    the thesis's names if they differ. Columns: table, dataset, algorithm, point, published,
+    reproduced, difference (reproduced − published), status (``ok``, ``not run`` or
+    ``not published``: a dataset or point of a published algorithm that the thesis does not
+    have; algorithms without any published cell are left out). Rows are in thesis order:
+    algorithm, Table 4.1 dataset order, point.
+    """
+    mine = _reproduced_means(summary, metric, experiment, dataset_aliases)
+    mine = mine[mine["algorithm"].isin(set(published["algorithm"]))]
+    cells = published[["table", *CELL_KEYS, "published"]].merge(mine, on=CELL_KEYS, how="outer")
+    cells["difference"] = cells["reproduced"] - cells["published"]
+    cells["status"] = np.select(
+        [cells["published"].isna(), cells["reproduced"].isna()],
+        [NOT_PUBLISHED, NOT_RUN],
+        default="ok",
+    )
+    order = {d: i for i, d in enumerate(THESIS_DATASETS)}
+    cells["_order"] = cells["dataset"].map(order).fillna(len(order))
+    cells = cells.sort_values(["algorithm", "_order", "dataset", "point"], kind="stable")
+    return cells.drop(columns="_order").reset_index(drop=True)
+
+
+def difference_summary(cells: pd.DataFrame) -> pd.DataFrame:
+    """Per algorithm (and ``all``): how many published cells were reproduced, and how well.
+
+    Columns: algorithm, n_published, n_compared, n_not_run, median_abs_difference,
+    mean_abs_difference, mean_difference (the signed mean shows a systematic bias, e.g. a
+    learner that is uniformly a little weaker than Weka's).
+    """
+    published = cells[cells["status"] != NOT_PUBLISHED]
+
+    def one(name: str, rows: pd.DataFrame) -> dict[str, object]:
+        done = rows[rows["status"] == "ok"]
+        abs_diff = done["difference"].abs()
+        return {
+            "algorithm": name,
+            "n_published": len(rows),
+            "n_compared": len(done),
+            "n_not_run": int((rows["status"] == NOT_RUN).sum()),
+            "median_abs_difference": abs_diff.median() if len(done) else np.nan,
+            "mean_abs_difference": abs_diff.mean() if len(done) else np.nan,
+            "mean_difference": done["difference"].mean() if len(done) else np.nan,
+        }
+
+    rows = [one(str(a), g) for a, g in published.groupby("algorithm", sort=True)]
+    rows.append(one("all", published))
+    return pd.DataFrame(rows)
+
+
+def _sign(x: float) -> int:
+    return int(np.sign(x))
+
+
+def check_conclusions(
+    summary: pd.DataFrame,
+    published_cells: pd.DataFrame,
+    published_summary: pd.DataFrame,
+    *,
+    records: pd.DataFrame | None = None,
+    metric: str = "accuracy",
+    experiment: str | None = None,
+    alpha: float = 0.05,
+    dataset_aliases: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """Per published summary row (table × point): do its Sig. W/D/L and GM conclusions hold?
+
+    The comparison's two systems come from its name (``decorate_vs_j48``: A = decorate,
+    B = j48). Raw W/D/L and the GM error ratio are recomputed from the reproduced means, over
+    the datasets where both were run (``n_datasets``). ``published_gm_same_datasets``
+    recomputes the published GM over those same datasets when the published accuracies are
+    available (Tables 4.2–4.5), so a partial reproduction is compared like with like. The
+    Sig. W/D/L needs the per-split results: pass ``records`` (long form); without them the
+    significance columns are empty and ``sig_holds``/``holds`` are NA.
+
+    ``sig_holds``: sign(wins − losses) of the reproduced Sig. W/D/L equals the published one
+    (so a published 5/5/5 needs wins = losses). ``gm_holds``: both GM ratios on the same side
+    of 1. ``holds``: both. ``status``: ``ok``, ``not run`` (no dataset with both systems at
+    that point) or ``no records`` (significance not testable).
+    """
+    mine = _reproduced_means(summary, metric, experiment, dataset_aliases)
+    wide_mine = mine.pivot_table(
+        index=["dataset", "point"], columns="algorithm", values="reproduced"
+    )
+    wide_pub = published_cells.pivot_table(
+        index=["dataset", "point"], columns="algorithm", values="published", aggfunc="first"
+    )
+    # Which datasets count: the published tables' rows when the published cells are known,
+    # otherwise every reproduced dataset (Tables 4.8–4.16 print only their summary rows).
+    table_datasets = set(published_cells["dataset"])
+
+    sig_by_pair: dict[tuple[str, str], pd.DataFrame] = {}
+    if records is not None:
+        if dataset_aliases:
+            records = records.assign(dataset=records["dataset"].replace(dict(dataset_aliases)))
+        algos = set(records["algorithm"].unique())
+        pairs = published_summary[["baseline", "other"]].drop_duplicates()
+        for a, b in pairs.itertuples(index=False):
+            if a in algos and b in algos:
+                cells = compare_algorithms(
+                    records, a, b, metric=metric, alpha=alpha, experiment=experiment
+                )
+                if table_datasets:
+                    cells = cells[cells["dataset"].isin(table_datasets)]
+                sig_by_pair[(a, b)] = summarise_comparison(cells).set_index("point")
+
+    rows = []
+    for _, pub in published_summary.iterrows():
+        a, b, point = str(pub["baseline"]), str(pub["other"]), float(pub["point"])
+        row: dict[str, object] = {
+            "table": pub["table"],
+            "comparison": pub["comparison"],
+            "baseline": a,
+            "other": b,
+            "point": point,
+            "published_wdl": _wdl_text(pub, "wdl_"),
+            "published_sig_wdl": _wdl_text(pub, "sig_"),
+            "published_gm": float(pub["gm_ratio"]),
+        }
+        both = pd.DataFrame()
+        if a in wide_mine and b in wide_mine:
+            at_point = wide_mine.index.get_level_values("point") == point
+            both = wide_mine.loc[at_point, [a, b]].droplevel("point").dropna()
+            if table_datasets:
+                both = both[both.index.isin(table_datasets)]
+        row["n_datasets"] = len(both)
+        if both.empty:
+            row.update(status=NOT_RUN, reproduced_wdl="", reproduced_sig_wdl="")
+            row.update(reproduced_gm=np.nan, published_gm_same_datasets=np.nan)
+            row.update(sig_holds=pd.NA, gm_holds=pd.NA, holds=pd.NA)
+            rows.append(row)
+            continue
+        acc_a, acc_b = both[a].to_numpy(), both[b].to_numpy()
+        row["reproduced_wdl"] = str(win_draw_loss(acc_a, acc_b))
+        gm = geometric_mean_error_ratio(error_from_accuracy(acc_a), error_from_accuracy(acc_b))
+        row["reproduced_gm"] = gm
+        row["published_gm_same_datasets"] = _published_gm(wide_pub, a, b, point, both.index)
+        row["gm_holds"] = _sign(gm - 1.0) == _sign(float(pub["gm_ratio"]) - 1.0)
+        sig = sig_by_pair.get((a, b))
+        if sig is not None and point in sig.index:
+            s = sig.loc[point]
+            w, d, l_ = int(s["sig_wins"]), int(s["sig_draws"]), int(s["sig_losses"])
+            row["reproduced_sig_wdl"] = f"{w}/{d}/{l_}"
+            row["sig_holds"] = _sign(w - l_) == _sign(int(pub["sig_w"]) - int(pub["sig_l"]))
+            row["holds"] = bool(row["sig_holds"]) and bool(row["gm_holds"])
+            row["status"] = "ok"
+        else:
+            row.update(reproduced_sig_wdl="", sig_holds=pd.NA, holds=pd.NA, status="no records")
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=list(CONCLUSION_COLUMNS))
+    for col in ("sig_holds", "gm_holds", "holds"):
+        out[col] = out[col].astype("boolean")
+    return out
+
+
+CONCLUSION_COLUMNS: tuple[str, ...] = (
+    "table", "comparison", "baseline", "other", "point", "n_datasets", "published_wdl",
+    "reproduced_wdl", "published_sig_wdl", "reproduced_sig_wdl", "published_gm",
+    "reproduced_gm", "published_gm_same_datasets", "sig_holds", "gm_holds", "holds", "status",
+)  # fmt: skip
+"""Columns of :func:`check_conclusions` (and of ``replication_conclusions.csv``)."""
+
+
+def _wdl_text(row: pd.Series, prefix: str) -> str:
+    values = [row.get(f"{prefix}{k}") for k in ("w", "d", "l")]
+    if any(v is None or pd.isna(v) for v in values):
+        return ""
+    return "/".join(str(int(v)) for v in values)
+
+
+def _published_gm(
+    wide_pub: pd.DataFrame, a: str, b: str, point: float, datasets: pd.Index
+) -> float:
+    """The published GM error ratio recomputed over ``datasets``; NaN if any cell is unknown."""
+    if a not in wide_pub or b not in wide_pub:
+        return float("nan")
+    at = wide_pub[wide_pub.index.get_level_values("point") == point].droplevel("point")
+    at = at.reindex(datasets)[[a, b]]
+    if at.isna().any().any():
+        return float("nan")
+    return geometric_mean_error_ratio(error_from_accuracy(at[a]), error_from_accuracy(at[b]))
+
+
+def _fmt(value: object, decimals: int) -> str:
+    if value is None or pd.isna(value):
+        return ""
+    return f"{float(value):.{decimals}f}"
+
+
+def _flag(value: object) -> str:
+    if value is None or pd.isna(value):
+        return ""
+    return "yes" if bool(value) else "**no**"
+
+
+def _differences_section(differences: pd.DataFrame) -> list[str]:
+    out = ["## Accuracy differences per algorithm", ""]
+    out += ["Difference = reproduced − published mean accuracy, in percentage points.", ""]
+    header = ["Algorithm", "Published cells", "Compared", "Not run", "Median abs. diff.",
+              "Mean abs. diff.", "Mean diff."]  # fmt: skip
+    body = [
+        [
+            r["algorithm"] if r["algorithm"] == "all" else display_name(str(r["algorithm"])),
+            r["n_published"],
+            r["n_compared"],
+            r["n_not_run"],
+            _fmt(r["median_abs_difference"], 2),
+            _fmt(r["mean_abs_difference"], 2),
+            _fmt(r["mean_difference"], 2),
+        ]
+        for _, r in differences.iterrows()
+    ]
+    return [*out, markdown_table(header, body)]
+
+
+def _conclusions_section(conclusions: pd.DataFrame) -> list[str]:
+    out = ["## Do the conclusions hold?", ""]
+    held = conclusions["holds"].dropna()
+    out += [
+        "A conclusion holds when sign(wins − losses) of the Sig. W/D/L and the side of 1 of "
+        f"the GM error ratio both agree with the thesis. Held: {int(held.sum())} of "
+        f"{len(held)} tested (table, point) pairs; "
+        f"{int((conclusions['status'] == NOT_RUN).sum())} not run; "
+        f"{int((conclusions['status'] == 'no records').sum())} without per-split records "
+        "(significance not tested). *GM (same datasets)* is the published GM recomputed over "
+        "the datasets that were reproduced (only where the thesis prints the accuracies).",
+        "",
+    ]
+    header = ["Table", "A vs B", "Point", "Datasets", "W/D/L pub.", "W/D/L rep.", "Sig. pub.",
+              "Sig. rep.", "GM pub.", "GM rep.", "GM (same datasets)", "Sig. holds",
+              "GM holds", "Holds", "Status"]  # fmt: skip
+    body = [
+        [
+            r["table"],
+            f"{display_name(str(r['baseline']))} vs {display_name(str(r['other']))}",
+            point_label(float(r["point"])),
+            r["n_datasets"],
+            r["published_wdl"],
+            r["reproduced_wdl"],
+            r["published_sig_wdl"],
+            r["reproduced_sig_wdl"],
+            _fmt(r["published_gm"], 4),
+            _fmt(r["reproduced_gm"], 4),
+            _fmt(r["published_gm_same_datasets"], 4),
+            _flag(r["sig_holds"]),
+            _flag(r["gm_holds"]),
+            _flag(r["holds"]),
+            r["status"],
+        ]
+        for _, r in conclusions.iterrows()
+    ]
+    return [*out, markdown_table(header, body, "lllrllllrrrllll")]
+
+
+def _not_run_section(cells: pd.DataFrame) -> list[str]:
+    out = ["## Published cells not run", ""]
+    not_run = cells[cells["status"] == NOT_RUN]
+    if not_run.empty:
+        return [*out, "None: every published cell was reproduced.", ""]
+    keys = ["algorithm", "dataset"]
+    n_points = cells[cells["status"] != NOT_PUBLISHED].groupby(keys).size()
+    body = []
+    for (a, d), pts in not_run.groupby(keys, sort=False)["point"]:
+        every = len(pts) == n_points[(a, d)]
+        points = f"all {len(pts)} points" if every else ", ".join(point_label(p) for p in pts)
+        body.append([display_name(str(a)), d, points])
+    return [
+        *out,
+        f"{len(not_run)} cells.",
+        "",
+        markdown_table(["Algorithm", "Dataset", "Points"], body, "lll"),
+    ]
+
+
+def _cells_section(cells: pd.DataFrame) -> list[str]:
+    header = ["Table", "Algorithm", "Dataset", "Point", "Published", "Reproduced", "Difference",
+              "Status"]  # fmt: skip
+    body = [
+        [
+            "" if pd.isna(r["table"]) else r["table"],
+            display_name(str(r["algorithm"])),
+            r["dataset"],
+            point_label(float(r["point"])),
+            _fmt(r["published"], 2),
+            _fmt(r["reproduced"], 2),
+            _fmt(r["difference"], 2),
+            r["status"],
+        ]
+        for _, r in cells.iterrows()
+    ]
+    return ["## Cell by cell", "", markdown_table(header, body, "lllrrrrl")]
+
+
+def render_replication_markdown(
+    cells: pd.DataFrame,
+    differences: pd.DataFrame,
+    conclusions: pd.DataFrame,
+    *,
+    sources: Sequence[str] = (),
+) -> str:
+    """The report: the summaries first (differences, conclusions), then the details.
+
+    Sections without published data (e.g. Tables 4.8–4.16 print no accuracies, Table 4.6
+    no summary rows) say so instead of disappearing, so the reader knows nothing was hidden.
+    """
+    out = ["# Reproduced vs published (Melville 2005)", ""]
+    if sources:
+        out += ["Published values: " + ", ".join(f"`{s}`" for s in sources) + ".", ""]
+    has_cells = not cells.empty
+    if has_cells:
+        out += _differences_section(differences)
+    else:
+        out += ["## Accuracy differences per algorithm", "", "No published accuracies.", ""]
+    if conclusions.empty:
+        out += ["## Do the conclusions hold?", "", "No published summary rows.", ""]
+    else:
+        out += _conclusions_section(conclusions)
+    if has_cells:
+        out += _not_run_section(cells)
+        out += _cells_section(cells)
+    return "\n".join(out)
+
+
+def write_replication(
+    summary: pd.DataFrame,
+    published: str | PathLike[str] | Iterable[str | PathLike[str]],
+    out_dir: str | PathLike[str],
+    *,
+    records: pd.DataFrame | None = None,
+    metric: str = "accuracy",
+    experiment: str | None = None,
+    alpha: float = 0.05,
+    dataset_aliases: Mapping[str, str] | None = None,
+) -> list[Path]:
+    """Write ``replication.csv``, ``replication_conclusions.csv`` and ``replication.md``.
+
+    ``summary`` is :func:`~redecorate.stats.summary.summarise` output (or any frame with
+    dataset, algorithm, point, mean). ``published`` is the directory ``config/published``
+    (Tables 4.2–4.5) or the list of published TSVs of the experiment (its
+    ``report.published`` entries). Pass the long-form ``records`` as well, otherwise the
+    reproduced Sig. W/D/L cannot be computed and ``holds`` stays NA. Returns the paths.
+    """
+    paths_in = _published_paths(published)
+    pub_cells, pub_summary = load_published(paths_in)
+    cells = compare_cells(
+        summary, pub_cells, metric=metric, experiment=experiment, dataset_aliases=dataset_aliases
+    )
+    conclusions = check_conclusions(
+        summary,
+        pub_cells,
+        pub_summary,
+        records=records,
+        metric=metric,
+        experiment=experiment,
+        alpha=alpha,
+        dataset_aliases=dataset_aliases,
+    )
+    differences = difference_summary(cells)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "replication.csv", out / "replication_conclusions.csv", out / "replication.md"]
+    cells.to_csv(paths[0], index=False, lineterminator="\n")
+    conclusions.to_csv(paths[1], index=False, lineterminator="\n")
+    sources = [p.name for p in paths_in]
+    text = render_replication_markdown(cells, differences, conclusions, sources=sources)
+    paths[2].write_text(text, encoding="utf-8")
+    return paths
