@@ -16,34 +16,26 @@ import pandas as pd  # noqa: E402
 
 from redecorate.protocol.io import atomic_dir, atomic_files, job_log  # noqa: E402
 from redecorate.report.figures import write_figures  # noqa: E402
+from redecorate.report.replication import write_replication  # noqa: E402
 from redecorate.report.tables import write_comparison_tables  # noqa: E402
 
 THESIS_SCATTER_POINTS = (1, 20)  # Figures 4.1-4.4 show 1 % and 20 %
 
 
-def _write_replication(summary: pd.DataFrame, settings: dict[str, Any], md: Path, csv: Path) -> None:
-    """Reproduced-vs-published comparison, from the report library once it provides it.
+def _write_replication(
+    summary: pd.DataFrame, records: pd.DataFrame, settings: dict[str, Any], staged: list[Path]
+) -> None:
+    """Reproduced vs published: cells, conclusions (Sig. W/D/L, GM ratio) and the summary.
 
-    ``md`` and ``csv`` are staged paths named ``replication.md`` / ``replication.csv`` in one
-    directory, so a writer that takes an output directory writes exactly them.
+    ``staged`` are the staged ``replication.md``, ``replication.csv`` and
+    ``replication_conclusions.csv`` in one directory, the names the writer uses. The
+    experiment's own published tables are used (``report.published``); without them, the
+    directory of Tables 4.2-4.5.
     """
-    try:
-        from redecorate.report import write_replication  # type: ignore[attr-defined]
-    except ImportError:
-        # TODO(lead): redecorate.report.write_replication does not exist yet; this branch
-        # writes a clearly labelled placeholder so the rest of the workflow runs.
-        md.write_text(
-            "# Replication report: NOT GENERATED\n\n"
-            "`redecorate.report.write_replication` is not available in this version of the "
-            "library, so no reproduced-vs-published comparison was made.\n",
-            encoding="utf-8",
-        )
-        pd.DataFrame(
-            columns=["dataset", "algorithm", "point", "reproduced", "published", "difference"]
-        ).to_csv(csv, index=False)
-        return
-    # Signature announced by the report library: (summary, published_dir, out_dir).
-    write_replication(summary, Path(settings["published_dir"]), md.parent)
+    published = settings["published"] or settings["published_dir"]
+    write_replication(
+        summary, published, staged[0].parent, records=records, experiment=settings["experiment"]
+    )
 
 
 def main(smk: Any) -> None:
@@ -81,8 +73,12 @@ def main(smk: Any) -> None:
                     experiment=settings["experiment"],
                 )
                 print(f"{len(written)} figure files")
-        with atomic_files(smk.output.replication_md, smk.output.replication_csv) as (md, csv):
-            _write_replication(summary, settings, md, csv)
+        with atomic_files(
+            smk.output.replication_md,
+            smk.output.replication_csv,
+            smk.output.replication_conclusions,
+        ) as staged:
+            _write_replication(summary, records, settings, staged)
 
 
 if __name__ == "__main__":

@@ -84,6 +84,7 @@ rule report_experiment:
             caption="../report/replication.rst",
             labels={"experiment": "{experiment}", "table": "replication"},
         ),
+        replication_conclusions=f"{RESULTS}/{{experiment}}/replication_conclusions.csv",
     params:
         report=_report_settings,
     log:

@@ -144,6 +144,8 @@ def learning_curves(
     metric: str = "accuracy",
     experiment: str | None = None,
     log_x: bool = False,
+    xlabel: str | None = None,
+    title: str | None = None,
     formats: Sequence[str] = ("png", "pdf"),
 ) -> list[Path]:
     """Figures 4.5–4.6: mean accuracy against training-set size for one dataset.
@@ -152,7 +154,9 @@ def learning_curves(
     order, so the colours are stable). ``x="point"`` plots against the % of the training
     fold, as the thesis's tables are laid out; ``x="n_train"`` plots against the mean number
     of training examples, which makes curves of different datasets comparable in absolute
-    terms. ``log_x`` spreads out the many small points (1, 2, 5 %). Returns the paths written.
+    terms. ``log_x`` spreads out the many small points (1, 2, 5 %). ``xlabel`` and ``title``
+    override the defaults when ``point`` means something else (e.g. the noise level of the
+    Chapter 5 figures). Returns the paths written.
     """
     if x not in ("point", "n_train"):
         raise ValueError(f"x must be 'point' or 'n_train', got {x!r}")
@@ -170,9 +174,10 @@ def learning_curves(
                     label=display_name(name))  # fmt: skip
         if log_x:
             ax.set_xscale("log")
-        ax.set_xlabel("% of training data" if x == "point" else "Number of training examples")
+        default_xlabel = "% of training data" if x == "point" else "Number of training examples"
+        ax.set_xlabel(default_xlabel if xlabel is None else xlabel)
         ax.set_ylabel(f"{metric.capitalize()} (%)" if metric == "accuracy" else metric)
-        ax.set_title(dataset)
+        ax.set_title(dataset if title is None else title)
         ax.grid(True, linewidth=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="lower right", fontsize=8)

@@ -1,4 +1,4 @@
-"""How close the reproduction comes to the published Tables 4.2–4.5.
+"""How close the reproduction comes to the published tables (Tables 4.2–4.5 by default).
 
 Two questions, answered separately because they can disagree:
 
@@ -6,11 +6,12 @@ Two questions, answered separately because they can disagree:
    accuracy and the difference (reproduced − published, in percentage points), summarised
    per algorithm by the median and mean absolute difference. The median is the headline
    because a few datasets with a different preprocessing can dominate a mean.
-2. **Conclusions.** For every table (DECORATE vs J48, Bagging, Random Forests, AdaBoost) and
-   point, does what the thesis concludes still hold? A conclusion *holds* when the
-   reproduced Sig. W/D/L has the same sign of (wins − losses) as the published one and the
-   reproduced GM error ratio is on the same side of 1. Exact counts are not expected to
-   match; the direction is what the thesis argues from.
+2. **Conclusions.** For every table (DECORATE vs J48, Bagging, Random Forests, AdaBoost; or
+   any "A_vs_B" summary rows, e.g. Tables 4.8–4.16) and point, does what the thesis
+   concludes still hold? A conclusion *holds* when the reproduced Sig. W/D/L has the same
+   sign of (wins − losses) as the published one and the reproduced GM error ratio is on the
+   same side of 1. Exact counts are not expected to match; the direction is what the thesis
+   argues from.
 
 Nothing is dropped silently: a published cell without a reproduction is listed with status
 ``not run``, a whole comparison or point without one is a ``not run`` conclusion row, and
@@ -52,11 +53,16 @@ PUBLISHED_CELLS_FILE = "ch4_tables_4.2-4.5.tsv"
 PUBLISHED_SUMMARY_FILE = "ch4_summary_4.2-4.5.tsv"
 """Published summary rows: table, comparison, pct, wdl_w/d/l, sig_w/d/l, gm_ratio."""
 
+CONCLUSION_COLUMNS: tuple[str, ...] = (
+    "table", "comparison", "baseline", "other", "point", "n_datasets", "published_wdl",
+    "reproduced_wdl", "published_sig_wdl", "reproduced_sig_wdl", "published_gm",
+    "reproduced_gm", "published_gm_same_datasets", "sig_holds", "gm_holds", "holds", "status",
+)  # fmt: skip
+"""Columns of :func:`check_conclusions` (and of ``replication_conclusions.csv``)."""
+
 NOT_RUN = "not run"
 NOT_PUBLISHED = "not published"
 CELL_KEYS = ["dataset", "algorithm", "point"]
-
-
 CELLS_COLUMNS = {"table", "dataset", "pct", "algo", "accuracy"}
 SUMMARY_COLUMNS = {"table", "comparison", "pct", "sig_w", "sig_d", "sig_l", "gm_ratio"}
 
@@ -69,9 +75,9 @@ def published_kind(frame: pd.DataFrame) -> str | None:
     comparisons. Other layouts (Table 4.7's diversity counts, Chapter 5's paired cells)
     are reported elsewhere and are ignored here.
     """
-    if CELLS_COLUMNS <= set(frame.columns):
+    if set(frame.columns) >= CELLS_COLUMNS:
         return "cells"
-    if SUMMARY_COLUMNS <= set(frame.columns):
+    if set(frame.columns) >= SUMMARY_COLUMNS:
         return "summary"
     return None
 
@@ -114,14 +120,17 @@ def load_published(
         cell["point"] = cell["point"].astype(float)
         cell = cell[cell_cols]
     else:
-        cell = pd.DataFrame(columns=cell_cols)
+        cell = pd.DataFrame({c: pd.Series(dtype=float if c in ("point", "published") else object)
+                             for c in cell_cols})  # fmt: skip
     if summaries:
         summary = pd.concat(summaries, ignore_index=True).rename(columns={"pct": "point"})
         summary["point"] = summary["point"].astype(float)
         sides = summary["comparison"].str.split("_vs_", n=1)
         summary["baseline"], summary["other"] = sides.str[0], sides.str[1]
     else:
-        summary = pd.DataFrame(columns=[*sorted(SUMMARY_COLUMNS), "point", "baseline", "other"])
+        columns = [*sorted(SUMMARY_COLUMNS - {"pct"}), "point", "baseline", "other"]
+        summary = pd.DataFrame({c: pd.Series(dtype=float if c == "point" else object)
+                                for c in columns})  # fmt: skip
     return cell, summary
 
 
@@ -317,14 +326,6 @@ def check_conclusions(
     return out
 
 
-CONCLUSION_COLUMNS: tuple[str, ...] = (
-    "table", "comparison", "baseline", "other", "point", "n_datasets", "published_wdl",
-    "reproduced_wdl", "published_sig_wdl", "reproduced_sig_wdl", "published_gm",
-    "reproduced_gm", "published_gm_same_datasets", "sig_holds", "gm_holds", "holds", "status",
-)  # fmt: skip
-"""Columns of :func:`check_conclusions` (and of ``replication_conclusions.csv``)."""
-
-
 def _wdl_text(row: pd.Series, prefix: str) -> str:
     values = [row.get(f"{prefix}{k}") for k in ("w", "d", "l")]
     if any(v is None or pd.isna(v) for v in values):
@@ -425,7 +426,7 @@ def _not_run_section(cells: pd.DataFrame) -> list[str]:
     n_points = cells[cells["status"] != NOT_PUBLISHED].groupby(keys).size()
     body = []
     for (a, d), pts in not_run.groupby(keys, sort=False)["point"]:
-        every = len(pts) == n_points[(a, d)]
+        every = len(pts) == n_points[(a, d)] and len(pts) > 1
         points = f"all {len(pts)} points" if every else ", ".join(point_label(p) for p in pts)
         body.append([display_name(str(a)), d, points])
     return [
@@ -525,7 +526,10 @@ def write_replication(
     paths = [out / "replication.csv", out / "replication_conclusions.csv", out / "replication.md"]
     cells.to_csv(paths[0], index=False, lineterminator="\n")
     conclusions.to_csv(paths[1], index=False, lineterminator="\n")
-    sources = [p.name for p in paths_in]
+    sources = []
+    for path in paths_in:
+        kind = published_kind(pd.read_csv(path, sep="\t", nrows=0))
+        sources.append(path.name if kind else f"{path.name} (ignored: another layout)")
     text = render_replication_markdown(cells, differences, conclusions, sources=sources)
     paths[2].write_text(text, encoding="utf-8")
     return paths

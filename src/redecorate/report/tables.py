@@ -29,6 +29,7 @@ __all__ = [
     "THESIS_DATASETS",
     "DISPLAY_NAMES",
     "THESIS_TABLES",
+    "THESIS_TABLE_NUMBERS",
     "ComparisonTable",
     "comparison_table",
     "markdown_table",
@@ -50,11 +51,29 @@ DISPLAY_NAMES: dict[str, str] = {
     "bagging": "Bagging",
     "adaboost": "AdaBoost",
     "rf": "Random Forests",
+    "decorate_unlabeled": "DECORATE (Unlabeled)",
+    "decorate_sampled": "DECORATE (Sampled Artificial)",
+    "decorate_uniform": "DECORATE (Uniform)",
+    "decorate_norej": "DECORATE (No Rejection)",
 }
 """How the thesis's captions name each algorithm; unknown names are printed as given."""
 
 THESIS_TABLES: dict[str, str] = {"j48": "4.2", "bagging": "4.3", "rf": "4.4", "adaboost": "4.5"}
 """Table number of "DECORATE vs <other>" in the thesis (captions at seed lines 549–615)."""
+
+THESIS_TABLE_NUMBERS: dict[tuple[str, str], str] = {
+    **{("decorate", other): number for other, number in THESIS_TABLES.items()},
+    ("decorate_unlabeled", "j48"): "4.8",
+    ("decorate_unlabeled", "decorate_sampled"): "4.9",
+    ("decorate_unlabeled", "decorate"): "4.10",
+    ("decorate_uniform", "j48"): "4.11",
+    ("decorate_uniform", "decorate"): "4.12",
+    ("decorate_norej", "decorate"): "4.13",
+    ("decorate_norej", "j48"): "4.14",
+    ("decorate_norej", "bagging"): "4.15",
+    ("decorate_norej", "adaboost"): "4.16",
+}
+"""Table number of every "A vs B" learning-curve table of Chapter 4, keyed by (A, B)."""
 
 MISSING = "–"
 SUMMARY_LABELS: dict[str, str] = {
@@ -103,7 +122,7 @@ class ComparisonTable:
     def title(self) -> str:
         """Caption in the thesis's words, with the thesis table number when there is one."""
         caption = f"{display_name(self.baseline)} vs {display_name(self.other)}"
-        number = THESIS_TABLES.get(self.other) if self.baseline == "decorate" else None
+        number = THESIS_TABLE_NUMBERS.get((self.baseline, self.other))
         return f"Table {number} (replicated): {caption}" if number else caption
 
     @property
@@ -111,8 +130,10 @@ class ComparisonTable:
         """One sentence saying what a cell and bold mean, printed under every rendering."""
         pairs = self.cells.loc[self.cells["n_pairs"] > 0, "n_pairs"]
         n = f"{int(pairs.max())} " if len(pairs) and pairs.min() == pairs.max() else ""
+        metrics = set(self.cells["metric"])
+        what = "accuracy (%)" if metrics in ({"accuracy"}, set()) else "/".join(sorted(metrics))
         return (
-            f"Cell: mean accuracy (%) of {display_name(self.baseline)} / "
+            f"Cell: mean {what} of {display_name(self.baseline)} / "
             f"{display_name(self.other)} over {n}runs x folds; the larger value is bold when "
             f"the difference is significant (paired t-test, p < {self.alpha:g}). "
             f"{MISSING} = not run."
@@ -162,6 +183,9 @@ def comparison_table(
     cells = cells[cells["dataset"].isin(rows) & cells["point"].isin(cols)].reset_index(drop=True)
     summary = summarise_comparison(cells)
     summary = summary.set_index("point").reindex(cols).rename_axis("point").reset_index()
+    # reindexing a point nobody ran introduces NaN; keep the counts integers (nullable)
+    counts = [c for c in summary.columns if c not in ("point", "gm_error_ratio")]
+    summary[counts] = summary[counts].astype("Int64")
     return ComparisonTable(baseline, other, cells, summary, tuple(rows), tuple(cols), alpha)
 
 
