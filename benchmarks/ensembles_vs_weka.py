@@ -28,9 +28,9 @@ fewer than 15 instances (the small learning-curve points); those sets are counte
 
 Usage (from the repository root)::
 
-    /work/venv/bin/python benchmarks/ensembles_vs_weka.py --reps 1
-    /work/venv/bin/python benchmarks/ensembles_vs_weka.py --quick
-    /work/venv/bin/python benchmarks/ensembles_vs_weka.py --learners Bagging,Decorate
+    python benchmarks/ensembles_vs_weka.py --reps 1
+    python benchmarks/ensembles_vs_weka.py --quick
+    python benchmarks/ensembles_vs_weka.py --learners Bagging,Decorate
 
 Results: ``benchmarks/results/ensembles_vs_weka.md`` (+ ``.csv``, ``_sets.csv``).
 """

@@ -26,9 +26,9 @@ cost of our numba engine is measured in fresh subprocesses with an empty and wit
 
 Usage (from the repository root)::
 
-    /work/venv/bin/python benchmarks/j48_vs_weka.py --reps 3
-    /work/venv/bin/python benchmarks/j48_vs_weka.py --quick
-    /work/venv/bin/python benchmarks/j48_vs_weka.py --datasets iris,glass --reps 5
+    python benchmarks/j48_vs_weka.py --reps 3
+    python benchmarks/j48_vs_weka.py --quick
+    python benchmarks/j48_vs_weka.py --datasets iris,glass --reps 5
 
 Results: ``benchmarks/results/j48_vs_weka.md`` (+ ``.csv`` per dataset and
 ``_sets.csv`` per training set). ``ensembles_vs_weka.py`` reuses this module's helpers.
@@ -62,28 +62,13 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO / "tools") not in sys.path:
     sys.path.insert(0, str(REPO / "tools"))
 
+from uci_mirror import MIRROR, TABLE_4_1_FILES  # noqa: E402
 from weka_oracle import oracle  # noqa: E402
 
-UCI = Path(os.environ.get("REDECORATE_UCI_DIR", "/work/shared/datasets/uci"))
+UCI = MIRROR
 RESULTS = REPO / "benchmarks" / "results"
 # The 15 datasets of Table 4.1, as file stems of the UCI mirror.
-DATASETS = [
-    "anneal",
-    "audiology",
-    "autos",
-    "breast.w",
-    "credit.a",
-    "glass",
-    "heart.c",
-    "hepatitis",
-    "colic",
-    "iris",
-    "labor",
-    "lymph",
-    "segment",
-    "soybean",
-    "splice",
-]
+DATASETS = list(TABLE_4_1_FILES)
 POINTS = (1, 2, 5, 10, 20, 30, 40, 50, 75, 100)
 QUICK_POINTS = (10, 50, 100)
 SEED = 20050801  # ch4_passive.yaml's experiment seed

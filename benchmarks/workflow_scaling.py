@@ -15,8 +15,8 @@ second core caps the speed-up and the file says so. The records of both runs are
 
 Usage (from the repository root)::
 
-    /work/venv/bin/python benchmarks/workflow_scaling.py                 # quick profile
-    /work/venv/bin/python benchmarks/workflow_scaling.py --scale smoke \\
+    python benchmarks/workflow_scaling.py                 # quick profile
+    python benchmarks/workflow_scaling.py --scale smoke \\
         --config data_mirror=../shared/datasets/uci                      # seconds, for a check
 
 Writes ``benchmarks/results/workflow_scaling.md``.

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
 
 from redecorate.data import (
     ArffContent,
@@ -23,16 +23,7 @@ from redecorate.data import (
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _mirror() -> Path | None:
-    """The shared ARFF mirror: $REDECORATE_MIRROR, else ../shared/datasets/uci beside the repo."""
-    for candidate in (os.environ.get("REDECORATE_MIRROR"), REPO.parent / "shared/datasets/uci",
-                      Path("/work/shared/datasets/uci")):
-        if candidate and Path(candidate).is_dir():
-            return Path(candidate)
-    return None
-
-
-MIRROR = _mirror()
+MIRROR = mirror_dir()
 needs_mirror = pytest.mark.skipif(MIRROR is None, reason="ARFF mirror ../shared/datasets/uci not found")
 
 

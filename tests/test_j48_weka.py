@@ -37,24 +37,10 @@ from sklearn.model_selection import StratifiedKFold
 
 pytestmark = pytest.mark.weka
 
-UCI = Path(os.environ.get("REDECORATE_UCI_DIR", "/work/shared/datasets/uci"))
-DATASETS = [
-    "anneal",
-    "audiology",
-    "autos",
-    "breast.w",
-    "credit.a",
-    "glass",
-    "heart.c",
-    "hepatitis",
-    "colic",
-    "iris",
-    "labor",
-    "lymph",
-    "segment",
-    "soybean",
-    "splice",
-]
+from uci_mirror import MIRROR, TABLE_4_1_FILES  # noqa: E402 - tools/ is on sys.path (conftest)
+
+UCI = MIRROR
+DATASETS = list(TABLE_4_1_FILES)
 SEED = 20050801  # any fixed value: the split, subsets and weights must be deterministic
 N_FOLDS = 10
 LABEL_AGREEMENT = 0.995

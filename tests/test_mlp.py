@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from uci_mirror import MIRROR  # tools/ is on sys.path (conftest)
 
 from redecorate.learners import AdaBoostM1, Bagging, Decorate, make_learner
 from redecorate.learners.mlp import MLP
@@ -87,10 +88,8 @@ def test_registered_and_usable_as_ensemble_base(name: str) -> None:
 @pytest.mark.weka
 @pytest.mark.parametrize("name", ["breast.w", "labor"])
 def test_same_network_and_similar_accuracy_as_weka(weka_oracle, name: str) -> None:
-    import os
-    from pathlib import Path
 
-    path = Path(os.environ.get("REDECORATE_UCI_DIR", "/work/shared/datasets/uci")) / f"{name}.arff"
+    path = MIRROR / f"{name}.arff"
     if not path.is_file():
         pytest.skip(f"{path} not found (set REDECORATE_UCI_DIR)")
     data = weka_oracle.load_oracle_data(path, "last")

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -70,7 +67,9 @@ def test_sample_weights_act_as_counts_for_the_estimates() -> None:
 
 
 # ------------------------------------------------------------------ differential vs Weka 3.6
-UCI = Path(os.environ.get("REDECORATE_UCI_DIR", "/work/shared/datasets/uci"))
+from uci_mirror import MIRROR  # noqa: E402 - tools/ is on sys.path (conftest)
+
+UCI = MIRROR
 
 
 @pytest.mark.weka

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
 
 from redecorate.config import ConfigError, load_yaml_validated
 from redecorate.data import (
@@ -29,15 +29,7 @@ REGISTRY = REPO / "config/datasets.yaml"
 SCHEMA = REPO / "workflow/schemas/datasets.schema.yaml"
 
 
-def _mirror() -> Path | None:
-    for candidate in (os.environ.get("REDECORATE_MIRROR"), REPO.parent / "shared/datasets/uci",
-                      Path("/work/shared/datasets/uci")):
-        if candidate and Path(candidate).is_dir():
-            return Path(candidate)
-    return None
-
-
-MIRROR = _mirror()
+MIRROR = mirror_dir()
 needs_mirror = pytest.mark.skipif(MIRROR is None, reason="ARFF mirror ../shared/datasets/uci not found")
 
 TABLE_4_1 = ["anneal", "audio", "autos", "breast-w", "credit-a", "glass", "heart-c", "hepatitis",

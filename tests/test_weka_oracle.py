@@ -7,15 +7,14 @@ rather than fatal, using facts about Weka 3.6 that do not depend on our own lear
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pytestmark = pytest.mark.weka
 
-UCI = Path(os.environ.get("REDECORATE_UCI_DIR", "/work/shared/datasets/uci"))
+from uci_mirror import MIRROR  # noqa: E402 - tools/ is on sys.path (conftest)
+
+UCI = MIRROR
 IRIS = UCI / "iris.arff"
 J48 = "weka.classifiers.trees.J48"
 
