@@ -27,6 +27,7 @@ import pandas as pd
 from redecorate.protocol.curve import _exact, curve_sizes, training_order
 from redecorate.protocol.folds import stratified_folds
 from redecorate.protocol.seeds import derive_seed, seed_sequence
+from redecorate.stats.summary import RECORD_COLUMNS  # the record schema, defined once
 
 __all__ = [
     "METRICS",
@@ -40,20 +41,6 @@ __all__ = [
     "wants_pool",
 ]
 
-RECORD_COLUMNS: tuple[str, ...] = (
-    "experiment",
-    "dataset",
-    "algorithm",
-    "run",
-    "fold",
-    "point",
-    "n_train",
-    "metric",
-    "value",
-    "fit_seconds",
-    "ensemble_size",
-)
-"""The long-form record schema shared with :mod:`redecorate.stats` (same order)."""
 
 
 class JobError(RuntimeError):
