@@ -446,3 +446,19 @@ def test_ensemble_diversity():
     assert ensemble_diversity(members[:1], ensemble) == 0.0
     with pytest.raises(ValueError):
         ensemble_diversity(members, ensemble[:3])
+
+
+def test_single_valued_nominal_attribute_is_handled():
+    # sick/hypothyroid declare `TBG measured` with one value; Weka 3.6's Decorate fails on
+    # such attributes. Laplace smoothing over a one-value domain gives that value always.
+    X = pd.DataFrame({
+        "const": pd.Categorical(["f"] * 40, categories=["f"]),
+        "x": np.linspace(0.0, 1.0, 40),
+    })
+    y = pd.Categorical(np.where(np.linspace(0.0, 1.0, 40) > 0.5, "b", "a"))
+    schema = FeatureSchema.from_input(X)
+    R = artificial_examples(schema.encode(X), schema, 500, np.random.default_rng(0))
+    assert (R[:, 0] == 0).all()
+    model = Decorate(random_state=0).fit(X, y)
+    assert model.ensemble_size_ >= 1
+    assert (model.predict(X) == np.asarray(y)).mean() > 0.9
