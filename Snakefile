@@ -27,6 +27,7 @@ include: "workflow/rules/passive.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/noise.smk"
 include: "workflow/rules/provenance.smk"
+include: "workflow/rules/status.smk"
 
 
 rule all:

@@ -15,6 +15,7 @@ from typing import Any  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from redecorate.protocol.io import atomic_dir, atomic_files, job_log  # noqa: E402
+from redecorate.report.analyses import run_analyses  # noqa: E402
 from redecorate.report.figures import write_figures  # noqa: E402
 from redecorate.report.replication import write_replication  # noqa: E402
 from redecorate.report.tables import write_comparison_tables  # noqa: E402
@@ -49,7 +50,7 @@ def main(smk: Any) -> None:
         points = settings["points"]
         if baseline is None or not others:
             print("no report.baseline/others in the experiment file: no comparison tables or figures")
-        with atomic_dir(smk.output.tables) as tables:
+        with atomic_dir(smk.output.tables) as tables, atomic_dir(smk.output.figures) as figures:
             if baseline and others:
                 written = write_comparison_tables(
                     records,
@@ -61,8 +62,6 @@ def main(smk: Any) -> None:
                     experiment=settings["experiment"],
                 )
                 print(f"{len(written)} table files")
-        with atomic_dir(smk.output.figures) as figures:
-            if baseline and others:
                 scatter = [p for p in THESIS_SCATTER_POINTS if p in points] or points[:1]
                 written = write_figures(
                     records,
@@ -73,6 +72,9 @@ def main(smk: Any) -> None:
                     experiment=settings["experiment"],
                 )
                 print(f"{len(written)} figure files")
+            if settings["analyses"]:
+                written = run_analyses(settings["analyses"], records, tables, figures, settings)
+                print(f"analyses {', '.join(settings['analyses'])}: {len(written)} files")
         with atomic_files(
             smk.output.replication_md,
             smk.output.replication_csv,

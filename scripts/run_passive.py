@@ -9,27 +9,8 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core per job: Snakemake schedules the cores
 
-import dataclasses  # noqa: E402
-from typing import Any  # noqa: E402
-
-from redecorate.data import load_prepared  # noqa: E402
-from redecorate.protocol import run_job, write_parquet_atomic  # noqa: E402
-from redecorate.protocol.io import job_log  # noqa: E402
-
-
-def main(smk: Any) -> None:
-    """Run the job described by ``smk.params.job`` on the prepared dataset."""
-    job = dict(smk.params.job)
-    with job_log(smk.log[0] if smk.log else None):
-        dataset = load_prepared(smk.input.dataset)
-        if dataset.name != smk.wildcards.dataset:
-            # Records and seeds are keyed by the registry key the workflow asked for.
-            dataset = dataclasses.replace(dataset, name=smk.wildcards.dataset)
-        print(f"job {job}", flush=True)
-        records = run_job(dataset, **job, progress=lambda line: print(line, flush=True))
-        write_parquet_atomic(records, smk.output.records)
-        print(f"wrote {len(records)} records to {smk.output.records}", flush=True)
-
+from redecorate.protocol import run_job  # noqa: E402
+from redecorate.protocol.io import run_records_job  # noqa: E402
 
 if __name__ == "__main__":
-    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive
+    run_records_job(snakemake, run_job)  # noqa: F821 - injected by Snakemake's script directive

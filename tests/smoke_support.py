@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 SNAKEFILE = REPO / "Snakefile"
 MIRROR = (REPO / ".." / "shared" / "datasets" / "uci").resolve()
 EXPERIMENT = "ch4_passive"
-SMOKE_CONFIG = ("scale=smoke", f"data_mirror={MIRROR}")
+SMOKE_CONFIG = ("scale=smoke", f"data_mirror={MIRROR}", f"experiments=[{EXPERIMENT}]")
 #: Wall-clock measurements: they differ between any two runs by nature, so they are the only
 #: record columns left out of "identical records".
 TIMING_COLUMNS = ("fit_seconds",)

@@ -179,7 +179,7 @@ def _compare_dataset(oracle: ModuleType, name: str, setting_name: str) -> BoostR
     return res
 
 
-def _table(setting_name: str, results: list[BoostResult]) -> str:
+def _table(oracle: ModuleType, setting_name: str, results: list[BoostResult]) -> str:
     head = (
         f"AdaBoostM1(n_estimators={N_ESTIMATORS}) vs Weka 3.6 {WEKA_OPTIONS}, setting "
         f"{setting_name!r}, seed {SEED}, {N_FOLDS}-fold"
@@ -189,7 +189,7 @@ def _table(setting_name: str, results: list[BoostResult]) -> str:
         f"{'max|dp|':>10}{'members=':>10}{'trees=':>8}{'ours m':>8}{'weka m':>8}{'ours s':>8}"
     )
     lines = [head, cols, "-" * len(cols)]
-    tot = BoostResult("TOTAL")
+    tot = oracle.total_row(results, BoostResult("TOTAL"))
     for r in results:
         lines.append(
             f"{r.name:<11}{r.folds:>6}{r.n_test:>8}"
@@ -199,20 +199,6 @@ def _table(setting_name: str, results: list[BoostResult]) -> str:
             f"{r.our_members / max(r.folds, 1):>8.1f}{r.weka_members / max(r.folds, 1):>8.1f}"
             f"{r.our_seconds:>8.2f}"
         )
-        for attr in (
-            "folds",
-            "n_test",
-            "label_agree",
-            "ties",
-            "prob_bad",
-            "members_equal",
-            "trees_equal",
-            "our_members",
-            "weka_members",
-            "our_seconds",
-        ):
-            setattr(tot, attr, getattr(tot, attr) + getattr(r, attr))
-        tot.max_prob_diff = max(tot.max_prob_diff, r.max_prob_diff)
     lines.append("-" * len(cols))
     lines.append(
         f"{'TOTAL':<11}{tot.folds:>6}{tot.n_test:>8}"
@@ -259,7 +245,7 @@ def test_parse_weka_adaboost() -> None:
 @pytest.mark.parametrize("setting_name", ADABOOST_SETTINGS)
 def test_adaboost_agrees_with_weka(weka_oracle: ModuleType, setting_name: str) -> None:
     results = [_compare_dataset(weka_oracle, name, setting_name) for name in DATASETS]
-    table = _table(setting_name, results)
+    table = _table(weka_oracle, setting_name, results)
     print("\n" + table)
     n_test = sum(r.n_test for r in results)
     folds = sum(r.folds for r in results)

@@ -250,7 +250,7 @@ def _compare_dataset(oracle, name: str, setting_name: str, diff_dir: Path) -> Da
     return res
 
 
-def _table(setting_name: str, results: list[DatasetResult], diff_dir: Path) -> str:
+def _table(oracle, setting_name: str, results: list[DatasetResult], diff_dir: Path) -> str:
     head = (
         f"J48 vs Weka 3.6, setting {setting_name!r} ({SETTINGS[setting_name].weka}), "
         f"seed {SEED}, {N_FOLDS}-fold"
@@ -261,7 +261,7 @@ def _table(setting_name: str, results: list[DatasetResult], diff_dir: Path) -> s
         f"{'ours s':>8}"
     )
     lines = [head, cols, "-" * len(cols)]
-    tot = DatasetResult("TOTAL", "")
+    tot = oracle.total_row(results, DatasetResult("TOTAL", ""))
     for r in results:
         pct = 100.0 * r.label_agree / max(r.n_test, 1)
         both = 100.0 * r.both_agree / max(r.n_test, 1)
@@ -271,20 +271,6 @@ def _table(setting_name: str, results: list[DatasetResult], diff_dir: Path) -> s
             f"{r.leaves_equal:>5}/{r.folds:<2}{r.text_equal:>4}/{r.folds:<2}{r.ci_differs:>6}"
             f"{r.our_seconds:>8.2f}"
         )
-        for attr in (
-            "folds",
-            "n_test",
-            "label_agree",
-            "ties",
-            "prob_bad",
-            "size_equal",
-            "ci_differs",
-            "text_equal",
-        ):
-            setattr(tot, attr, getattr(tot, attr) + getattr(r, attr))
-        tot.leaves_equal += r.leaves_equal
-        tot.our_seconds += r.our_seconds
-        tot.max_prob_diff = max(tot.max_prob_diff, r.max_prob_diff)
     lines.append("-" * len(cols))
     lines.append(
         f"{'TOTAL':<21}{tot.folds:>6}{tot.n_test:>8}"
@@ -321,7 +307,7 @@ def _table(setting_name: str, results: list[DatasetResult], diff_dir: Path) -> s
 def test_j48_agrees_with_weka(weka_oracle, diff_dir, setting_name):
     _j48_class()
     results = [_compare_dataset(weka_oracle, name, setting_name, diff_dir) for name in DATASETS]
-    table = _table(setting_name, results, diff_dir)
+    table = _table(weka_oracle, setting_name, results, diff_dir)
     print("\n" + table)
     (diff_dir / f"{setting_name}__table.txt").write_text(table + "\n")
     n_test = sum(r.n_test for r in results)

@@ -163,3 +163,23 @@ def test_load_oracle_data_maps_python_rows_to_file_rows(oracle):
     assert data.class_index == 4 and data.file_rows.tolist() == list(range(150))
     assert data.source in ("load_arff", "weka")
     assert data.class_values == ["Iris-setosa", "Iris-versicolor", "Iris-virginica"]
+
+
+def test_total_row_sums_counts_and_keeps_the_worst_difference() -> None:
+    """The TOTAL row of the differential tests' tables (pure Python, no Weka needed)."""
+    from dataclasses import dataclass, field
+
+    from weka_oracle import oracle as harness
+
+    @dataclass
+    class Row:
+        name: str
+        folds: int = 0
+        max_prob_diff: float = 0.0
+        our_seconds: float = 0.0
+        errors: list[str] = field(default_factory=list)
+
+    rows = [Row("a", 10, 1e-15, 0.5, ["x"]), Row("b", 5, 3e-15, 0.25)]
+    total = harness.total_row(rows, Row("TOTAL"))
+    assert (total.name, total.folds, total.max_prob_diff, total.our_seconds) == ("TOTAL", 15, 3e-15, 0.75)
+    assert total.errors == []

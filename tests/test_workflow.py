@@ -7,20 +7,18 @@ and datasets read from the shared ARFF mirror (``../shared/datasets/uci`` beside
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import smoke_support as smoke
 
 pytestmark = pytest.mark.workflow
 
-REPO = Path(__file__).resolve().parents[1]
-SNAKEFILE = REPO / "Snakefile"
-MIRROR = (REPO / ".." / "shared" / "datasets" / "uci").resolve()
+REPO = smoke.REPO
+MIRROR = smoke.MIRROR
 EXPERIMENT = REPO / "config" / "experiments" / "ch4_passive.yaml"
 SMOKE = {"datasets": ["iris", "labor"], "runs": 1, "folds": 3, "points": [10, 50, 100]}
 ALGORITHMS = ["j48", "bagging", "adaboost", "decorate", "rf"]
@@ -33,26 +31,10 @@ requires_mirror = pytest.mark.skipif(
 
 def snakemake(workdir: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """Run Snakemake on the repository's Snakefile with ``workdir`` as working directory."""
-    env = {**os.environ, "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"}
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "--snakefile",
-        str(SNAKEFILE),
-        "--directory",
-        str(workdir),
-        "--cores",
-        "2",
-        "--workflow-profile",
-        "none",
-        *args,
-    ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+    return smoke.run_snakemake(workdir, *args, timeout=timeout)
 
 
-def output_of(result: subprocess.CompletedProcess[str]) -> str:
-    return result.stdout + result.stderr
+output_of = smoke.output_of
 
 
 def write_experiment(path: Path, **changes: object) -> Path:
@@ -72,7 +54,7 @@ def smoke_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subproces
     if not (MIRROR / "iris.arff").is_file():
         pytest.skip(f"ARFF mirror not found at {MIRROR}")
     workdir = tmp_path_factory.mktemp("smoke")
-    result = snakemake(workdir, "--config", "scale=smoke", f"data_mirror={MIRROR}")
+    result = snakemake(workdir, "--config", *smoke.SMOKE_CONFIG)
     return workdir, result
 
 
@@ -117,7 +99,7 @@ def test_smoke_run_produces_every_output(smoke_run) -> None:
 def test_second_invocation_has_nothing_to_do(smoke_run) -> None:
     workdir, first = smoke_run
     assert first.returncode == 0, output_of(first)[-3000:]
-    again = snakemake(workdir, "--config", "scale=smoke", f"data_mirror={MIRROR}")
+    again = snakemake(workdir, "--config", *smoke.SMOKE_CONFIG)
     assert again.returncode == 0, output_of(again)[-3000:]
     assert "Nothing to be done" in output_of(again)
 
@@ -129,8 +111,7 @@ def test_rerunning_a_job_gives_bit_identical_values(smoke_run) -> None:
     target = workdir / "results" / "ch4_passive" / "records" / "labor" / "decorate" / "run0.parquet"
     before = pd.read_parquet(target)
     result = snakemake(
-        workdir, "--config", "scale=smoke", f"data_mirror={MIRROR}",
-        "--force", str(target.relative_to(workdir)),
+        workdir, "--config", *smoke.SMOKE_CONFIG, "--force", str(target.relative_to(workdir)),
     )  # fmt: skip
     assert result.returncode == 0, output_of(result)[-3000:]
     after = pd.read_parquet(target)
@@ -153,7 +134,7 @@ def test_unknown_config_key_names_the_file_and_key(tmp_path: Path) -> None:
 
 
 def test_unknown_scale_names_the_experiment_file(tmp_path: Path) -> None:
-    result = _dry_run(tmp_path, "scale=huge")
+    result = _dry_run(tmp_path, "scale=huge", "experiments=[ch4_passive]")
     text = output_of(result)
     assert result.returncode != 0
     assert "ch4_passive.yaml" in text and "'huge'" in text, text[-3000:]
@@ -187,13 +168,27 @@ def test_schema_violation_names_file_and_key(tmp_path: Path) -> None:
 
 
 def test_dry_run_of_the_thesis_plans_every_job(tmp_path: Path) -> None:
-    """The default configuration plans 15 datasets x 5 algorithms x 10 runs passive jobs."""
+    """ch4_passive at thesis scale: 15 datasets x 5 algorithms x 10 runs passive jobs."""
     pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
-    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", timeout=300)
+    result = snakemake(
+        tmp_path, "--dry-run", "--quiet", "rules", "--config", "experiments=[ch4_passive]", timeout=300
+    )
     text = output_of(result)
     assert result.returncode == 0, text[-3000:]
     assert any(line.split()[:2] == ["passive_job", "750"] for line in text.splitlines()), text[-3000:]
     assert any(line.split()[:2] == ["prepare_dataset", "15"] for line in text.splitlines()), text[-3000:]
+
+
+def test_the_default_selects_every_experiment_file(tmp_path: Path) -> None:
+    """No --config: the whole replication, one aggregate per file in config/experiments/."""
+    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
+    files = sorted((REPO / "config" / "experiments").glob("*.yaml"))
+    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", "--config", "scale=smoke", timeout=600)
+    text = output_of(result)
+    assert result.returncode == 0, text[-3000:]
+    counts = {line.split()[0]: line.split()[1] for line in text.splitlines() if len(line.split()) == 2}
+    assert counts.get("combine_records") == str(len(files)), text[-3000:]
+    assert counts.get("provenance") == str(len(files)), text[-3000:]
 
 
 # --------------------------------------------------------------------------- failures
@@ -234,3 +229,47 @@ def test_a_failing_job_keeps_the_completed_outputs(tmp_path: Path) -> None:
     assert "labor" in log and "mirror" in log
     # No half-written files anywhere.
     assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+@requires_mirror
+def test_the_report_of_a_partial_run_marks_what_is_missing(tmp_path: Path) -> None:
+    """--keep-going past a failed dataset: the finished experiment is reported, the other listed."""
+    import json
+
+    pytest.importorskip("jinja2", reason="snakemake --report needs jinja2")
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    shutil.copy(MIRROR / "iris.arff", mirror / "iris.arff")
+    common = dict(algorithms={"j48": {}}, runs=1, folds=3, points=[50, 100], profiles={}, report={})
+    done = write_experiment(tmp_path / "done.yaml", name="done", datasets=["iris"], **common)
+    partial = write_experiment(tmp_path / "partial.yaml", name="partial", datasets=["iris", "labor"], **common)
+    config = ("--config", f"experiments=[{done},{partial}]", f"data_mirror={mirror}")
+    run = snakemake(tmp_path, "--keep-going", *config)
+    assert run.returncode != 0, output_of(run)[-3000:]
+    assert (tmp_path / "results" / "done" / "provenance.json").is_file(), output_of(run)[-3000:]
+
+    report = snakemake(tmp_path, "--report", "report.html", *config)
+    assert report.returncode == 0, output_of(report)[-5000:]
+    status = pd.read_csv(tmp_path / "results" / "run_status.csv")
+    assert set(status["experiment"]) == {"partial"}
+    by_job = status.set_index("job")
+    assert {"prepare_dataset/labor", "passive_job/labor/j48/run0", "combine_records"} <= set(by_job.index)
+    assert "passive_job/iris/j48/run0" not in by_job.index  # it finished
+    assert "labor" in by_job.loc["prepare_dataset/labor", "last_error"]
+    assert "did not run" in by_job.loc["passive_job/labor/j48/run0", "last_error"]
+
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    start = html.index("results = {") + len("results = ")
+    embedded, _ = json.JSONDecoder().raw_decode(html, start)
+    assert "results/run_status.csv" in embedded
+    assert "results/done/replication.csv" in embedded
+    assert not [name for name in embedded if name.startswith("results/partial/")]
+    assert "0. Missing outputs" in html and "Incomplete, left out of this report" in html
+
+    # Fixed and rerun: the status file goes, and a plain run never builds it.
+    shutil.copy(MIRROR / "labor.arff", mirror / "labor.arff")
+    assert snakemake(tmp_path, *config).returncode == 0
+    report = snakemake(tmp_path, "--report", "report.html", *config)
+    assert report.returncode == 0, output_of(report)[-5000:]
+    assert not (tmp_path / "results" / "run_status.csv").exists()
+    assert "results/partial/replication.csv" in (tmp_path / "report.html").read_text(encoding="utf-8")

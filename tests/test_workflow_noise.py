@@ -8,16 +8,15 @@ experiments side by side. Skipped without the mirror (../shared/datasets/uci bes
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import smoke_support as smoke
 
-REPO = Path(__file__).resolve().parents[1]
-MIRROR = (REPO / ".." / "shared" / "datasets" / "uci").resolve()
+REPO = smoke.REPO
+MIRROR = smoke.MIRROR
 
 requires_mirror = pytest.mark.skipif(
     not (MIRROR / "iris.arff").is_file() or not (MIRROR / "labor.arff").is_file(),
@@ -27,16 +26,10 @@ requires_mirror = pytest.mark.skipif(
 
 def snakemake(workdir: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """The repository's Snakefile with ``workdir`` as working directory, no workflow profile."""
-    env = {**os.environ, "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"}
-    command = [
-        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
-        "--directory", str(workdir), "--cores", "2", "--workflow-profile", "none", *args,
-    ]  # fmt: skip
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+    return smoke.run_snakemake(workdir, *args, timeout=timeout)
 
 
-def output_of(result: subprocess.CompletedProcess[str]) -> str:
-    return result.stdout + result.stderr
+output_of = smoke.output_of
 
 
 pytestmark = pytest.mark.workflow

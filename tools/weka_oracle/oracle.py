@@ -14,6 +14,7 @@ test session.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -507,3 +508,19 @@ def weka_version() -> str:
     )
     text = (proc.stdout or proc.stderr).strip().splitlines()
     return text[0] if text else "unknown"
+
+
+def total_row(results: Iterable[Any], total: Any) -> Any:
+    """Fill ``total`` (a dataclass of per-dataset agreement counts) with the column totals.
+
+    Numeric fields are summed over ``results``, fields named ``max_*`` take the maximum,
+    anything else (names, lists of messages) is left alone: the TOTAL row of the tables
+    the differential tests print.
+    """
+    rows = list(results)
+    for f in dataclasses.fields(total):
+        values = [getattr(r, f.name) for r in rows]
+        if not values or isinstance(values[0], bool) or not isinstance(values[0], (int, float)):
+            continue
+        setattr(total, f.name, max(values) if f.name.startswith("max_") else sum(values))
+    return total

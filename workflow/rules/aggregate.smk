@@ -30,6 +30,9 @@ def _report_settings(wildcards):
         "points": list(spec.protocol.points),
         "baseline": spec.report.get("baseline"),
         "others": list(spec.report.get("others", [])),
+        "algorithm_params": {name: dict(params) for name, params in spec.algorithms.items()},
+        "analyses": list(spec.report.get("analyses", [])),
+        "analysis_options": dict(spec.report.get("analysis_options", {})),
         "published_dir": str(PUBLISHED),
         "published": [str(PUBLISHED / name) for name in spec.report.get("published", [])],
     }

@@ -24,6 +24,7 @@ from redecorate.protocol.experiment import (
 REPO = Path(workflow.basedir)
 SCHEMAS = REPO / "workflow" / "schemas"
 CONFIG_SOURCE = "config/config.yaml (merged with --config/--configfile)"
+ALL_EXPERIMENTS = "all"  # `experiments: all` selects every file in config/experiments/
 
 
 def _repo_path(value):
@@ -44,6 +45,12 @@ def _normalise_config(cfg):
         cfg["data_mirror"] = None
     if isinstance(cfg.get("experiments"), str):
         cfg["experiments"] = [cfg["experiments"]]
+    if isinstance(cfg.get("experiments"), list) and ALL_EXPERIMENTS in cfg["experiments"]:
+        # `all`: every experiment file of the repository, in name order, with any others
+        # named beside it (paths to files elsewhere) kept.
+        names = sorted(p.stem for p in (REPO / "config" / "experiments").glob("*.yaml"))
+        extra = [e for e in cfg["experiments"] if e != ALL_EXPERIMENTS and e not in names]
+        cfg["experiments"] = names + extra
     cfg.setdefault("published_dir", "config/published")
     cfg.setdefault("data_mirror", None)
 
@@ -154,7 +161,13 @@ def prepared(dataset):
 
 
 def all_targets():
-    """What `snakemake` with no target builds: every experiment's aggregate outputs."""
+    """What `snakemake` with no target builds: every experiment's aggregate outputs.
+
+    For `--report`, only the experiments that finished, plus the list of what is missing
+    (workflow/rules/status.smk).
+    """
+    if REPORT_MODE:
+        return report_targets()
     targets = [aggregate_target(name) for name in EXPERIMENTS]
     # provenance.json closes every results directory (workflow/rules/provenance.smk).
     return targets + [provenance_target(name) for name in EXPERIMENTS]

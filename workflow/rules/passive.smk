@@ -40,6 +40,8 @@ def _job_settings(wildcards):
         settings["learner"] = learner
     if spec.metrics != ("accuracy",):
         settings["metrics"] = list(spec.metrics)  # likewise only when asked for
+    if spec.protocol.point_unit != "percent":
+        settings["point_unit"] = spec.protocol.point_unit  # points are numbers of examples
     return settings
 
 

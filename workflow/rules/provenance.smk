@@ -42,6 +42,9 @@ def _provenance_settings(wildcards):
             "folds": spec.protocol.folds,
             "points": list(spec.protocol.points),
             "seed": spec.protocol.seed,
+            # only when not the default, so existing experiments' params stay unchanged
+            **({"point_unit": spec.protocol.point_unit}
+               if spec.protocol.point_unit != "percent" else {}),
         },
         "experiment_file": str(spec.path),
         "config": {key: config[key] for key in sorted(config)},

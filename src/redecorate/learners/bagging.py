@@ -124,9 +124,10 @@ def fit_bootstrap_members(base, X: np.ndarray, y: np.ndarray, sample_weight: np.
     """
     members, samples = [], []
     make_member = MemberFactory(base)
+    draw = ReplicateSampler(sample_weight)
     for child in seed.spawn(n_estimators):
         draw_seed, learner_seed = child.spawn(2)
-        idx = bootstrap_indices(sample_weight, np.random.default_rng(draw_seed))
+        idx = draw(np.random.default_rng(draw_seed))
         est = make_member(learner_seed)
         fit_member(est, X[idx], y[idx], np.ones(idx.size), schema, n_classes)
         members.append(est)
@@ -136,14 +137,29 @@ def fit_bootstrap_members(base, X: np.ndarray, y: np.ndarray, sample_weight: np.
 
 def bootstrap_indices(sample_weight: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Indices of one bootstrap replicate: ``m`` draws with replacement, P(j) ∝ weight j."""
-    w = np.asarray(sample_weight, dtype=np.float64)
-    m = w.size
-    total = w.sum()
-    if not np.isfinite(total) or total <= 0 or (w < 0).any():
-        raise ValueError("bootstrap sampling needs non-negative sample weights with a positive sum")
-    if np.all(w == w[0]):
-        return rng.integers(0, m, size=m)
-    return rng.choice(m, size=m, replace=True, p=w / total)
+    return ReplicateSampler(sample_weight)(rng)
+
+
+class ReplicateSampler:
+    """Bootstrap replicates of one weighted training set, the weights checked once.
+
+    Why a class: an ensemble draws one replicate per member from the same weights, and on
+    the small training sets of a learning curve the checks cost as much as the draw.
+    """
+
+    def __init__(self, sample_weight: np.ndarray):
+        w = np.asarray(sample_weight, dtype=np.float64)
+        total = w.sum()
+        if not np.isfinite(total) or total <= 0 or (w < 0).any():
+            raise ValueError("bootstrap sampling needs non-negative sample weights with a positive sum")
+        self.m = w.size
+        self.p = None if np.all(w == w[0]) else w / total
+
+    def __call__(self, rng: np.random.Generator) -> np.ndarray:
+        """``m`` indices drawn with replacement (uniformly when all weights are equal)."""
+        if self.p is None:
+            return rng.integers(0, self.m, size=self.m)
+        return rng.choice(self.m, size=self.m, replace=True, p=self.p)
 
 
 # -- helpers shared by the ensembles ------------------------------------------------------

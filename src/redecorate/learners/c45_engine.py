@@ -381,9 +381,15 @@ def _split_data(X, idx, wt, a, att_is_nominal, thr, dist):
                     counts[i] += 1
     out_idx = List()
     out_wt = List()
+    none_idx = np.empty(0, dtype=np.int64)  # shared by every branch that gets no data
+    none_wt = np.empty(0)
     for i in range(nb):
-        out_idx.append(np.empty(counts[i], dtype=np.int64))
-        out_wt.append(np.empty(counts[i]))
+        if counts[i] == 0:
+            out_idx.append(none_idx)
+            out_wt.append(none_wt)
+        else:
+            out_idx.append(np.empty(counts[i], dtype=np.int64))
+            out_wt.append(np.empty(counts[i]))
     fill = np.zeros(nb, dtype=np.int64)
     for t in range(n):
         s = sub[t]
@@ -495,21 +501,31 @@ def _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
 
 
 @njit(cache=True)
-def _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
+def _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, dist):
+    """Append a node holding ``dist`` (replaced when the node is grown; never written into,
+    so one zero array may stand for every empty leaf)."""
     t_att.append(-1)
     t_split.append(0.0)
     t_child0.append(-1)
     t_nb.append(0)
     t_empty.append(0)
-    t_dist.append(np.zeros((1, k)))
+    t_dist.append(dist)
     return len(t_att) - 1
 
 
 @njit(cache=True)
 def _grow(X, y, w, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k,
           t_att, t_split, t_child0, t_nb, t_empty, t_dist):
-    """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion)."""
-    _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k)
+    """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion).
+
+    A branch that receives no training data becomes an empty leaf at once, sharing one zero
+    distribution, exactly as growing it would end (no weight: no split, no random draw).
+    Why: a split on a nominal attribute with thousands of values (splice's Instance_name,
+    which random trees draw) makes thousands of such branches, and allocating and visiting
+    each one dominated the time of a whole random forest.
+    """
+    no_data = np.zeros((1, k))
+    _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, np.zeros((1, k)))
     st_node = List.empty_list(types.int64)
     st_idx = List.empty_list(types.int64[:])
     st_wt = List.empty_list(types.float64[:])
@@ -539,9 +555,12 @@ def _grow(X, y, w, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k,
         sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, thr, dist)
         first = len(t_att)
         for _ in range(nb):
-            _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k)
+            _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, no_data)
         t_child0[node] = first
         for i in range(nb - 1, -1, -1):
+            if sub_idx[i].shape[0] == 0:
+                t_empty[first + i] = 1
+                continue
             st_node.append(first + i)
             st_idx.append(sub_idx[i])
             st_wt.append(sub_wt[i])
@@ -573,14 +592,32 @@ def _subtree_sum(node, t_att, t_child0, t_nb, t_dist, estimated, cf, z):
 
 @njit(cache=True)
 def _collapse(t_att, t_child0, t_nb, t_dist):
-    """Turn into leaves the subtrees that do not reduce training error (top-down)."""
+    """Turn into leaves the subtrees that do not reduce training error (top-down).
+
+    The training errors of every subtree are summed once, bottom-up (children always have
+    larger indices than their parent in a grown tree), in Weka's order: a node's errors
+    are the sum of its sons' in branch order (``getTrainingErrors``). Collapsing a node
+    changes nothing a later visit reads, since its subtree is not visited any more.
+    Why not sum each visited subtree afresh: on wide, deep random trees (thousands of
+    leaves under each of many nodes) that was quadratic and cost more than growing.
+    """
+    n_nodes = len(t_att)
+    sub_errors = np.zeros(n_nodes)
+    for n in range(n_nodes - 1, -1, -1):
+        if t_att[n] < 0:
+            sub_errors[n] = _num_incorrect(t_dist[n])
+        else:
+            s = 0.0
+            for i in range(t_nb[n]):
+                s += sub_errors[t_child0[n] + i]
+            sub_errors[n] = s
     stack = List.empty_list(types.int64)
     stack.append(0)
     while len(stack) > 0:
         node = stack.pop()
         if t_att[node] < 0:
             continue
-        sub = _subtree_sum(node, t_att, t_child0, t_nb, t_dist, False, 0.25, 0.0)
+        sub = sub_errors[node]
         here = _num_incorrect(t_dist[node])
         if sub >= here - 1e-3:
             t_att[node] = -1

@@ -91,11 +91,12 @@ class ExperimentSpec:
         name: experiment name (result directory, ``experiment`` column).
         kind: experiment family; decides which workflow rules run it.
         path: the file it came from (for messages).
-        protocol: runs, folds, points, seed and datasets after the profile overlay.
+        protocol: runs, folds, points, seed and datasets after the profile overlay, and
+            ``point_unit`` (``percent`` of the training fold, or ``examples``).
         algorithms: algorithm label -> learner parameters, in file order. The label is the
             ``algorithm`` of the records; for the old form it is the registry name itself.
         learners: algorithm label -> learner registry name (``make_learner``'s ``name``).
-        metrics: record metrics (``accuracy``, optionally ``diversity``).
+        metrics: record metrics (``accuracy``, optionally ``diversity``, ``member_error``).
         report: the ``report:`` section (baseline, others, published tables).
         scale: the profile the protocol was resolved for.
         corruption: ``missing``, ``class`` or ``feature`` for ``kind: noise`` (Chapter 5,
@@ -139,7 +140,7 @@ def _check_names(
     if unknown:
         raise ExperimentConfigError(
             f"{source}: key '{key}': unknown {what} {', '.join(map(repr, unknown))}; "
-            f"known {what}s: {', '.join(sorted(known_set))}"
+            f"known: {', '.join(sorted(known_set))}"
         )
 
 
@@ -197,10 +198,19 @@ def load_experiment(
     for i, pair in enumerate(report.get("comparisons") or []):
         names = [pair.get("a"), pair.get("b")]
         _check_names(names, algorithms, "algorithm", f"report.comparisons[{i}]", source)
+    if "analyses" in report:
+        from redecorate.report.analyses import ANALYSES
+
+        _check_names(report["analyses"], ANALYSES, "analysis", "report.analyses", source)
     if scale != "thesis" and scale not in profiles:
         raise ExperimentConfigError(
             f"{source}: key 'profiles': no profile {scale!r} for scale={scale!r}; "
             f"available scales: thesis{''.join(', ' + n for n in profiles)}"
+        )
+    if data.get("kind", "passive") != "passive" and "point_unit" in data:
+        raise ExperimentConfigError(
+            f"{source}: key 'point_unit': only kind passive has learning-curve points; "
+            f"kind {data['kind']!r} trains on whole folds (its 'levels' are noise %)"
         )
     protocol = Protocol.from_experiment(data, scale)
     if data.get("kind", "passive") == "passive":  # U is defined by the learning curve
@@ -230,7 +240,9 @@ def _check_pool_points(
     """
     from redecorate.protocol.job import wants_pool
 
-    if max(protocol.points) < 100:
+    # Points in examples leave a pool unless they take the whole fold; a point beyond the
+    # fold already fails its job with a message, so only percentages are checked here.
+    if protocol.point_unit != "percent" or max(protocol.points) < 100:
         return
     for label, params in algorithms.items():
         if wants_pool(params):

@@ -9,13 +9,15 @@ system) and renames it into place, which POSIX makes atomic.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import shutil
 import tempfile
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -24,6 +26,7 @@ __all__ = [
     "atomic_files",
     "atomic_path",
     "job_log",
+    "run_records_job",
     "write_csv_atomic",
     "write_parquet_atomic",
 ]
@@ -139,3 +142,26 @@ def job_log(path: str | os.PathLike[str] | None) -> Iterator[None]:
             raise
         finally:
             root.removeHandler(handler)
+
+
+def run_records_job(smk: Any, job: Callable[..., pd.DataFrame]) -> None:
+    """The body of every record-producing workflow script (``scripts/run_*.py``).
+
+    Loads the prepared dataset named by the job's input, runs ``job(dataset, **params.job,
+    progress=...)`` with one progress line per fold in the log, and writes the records
+    parquet atomically. Each experiment kind keeps its own script only because Snakemake
+    reruns a rule's jobs when its script changes: a shared script would tie the kinds'
+    finished results together.
+    """
+    from redecorate.data import load_prepared
+
+    params = dict(smk.params.job)
+    with job_log(smk.log[0] if smk.log else None):
+        dataset = load_prepared(smk.input.dataset)
+        if dataset.name != smk.wildcards.dataset:
+            # Records and seeds are keyed by the registry key the workflow asked for.
+            dataset = dataclasses.replace(dataset, name=smk.wildcards.dataset)
+        print(f"job {params}", flush=True)
+        records = job(dataset, **params, progress=lambda line: print(line, flush=True))
+        write_parquet_atomic(records, smk.output.records)
+        print(f"wrote {len(records)} records to {smk.output.records}", flush=True)

@@ -24,7 +24,7 @@ from typing import Protocol as TypingProtocol
 import numpy as np
 import pandas as pd
 
-from redecorate.protocol.curve import _exact, curve_sizes, training_order
+from redecorate.protocol.curve import POINT_UNITS, _exact, curve_sizes, training_order
 from redecorate.protocol.folds import stratified_folds
 from redecorate.protocol.seeds import derive_seed, seed_sequence
 from redecorate.stats.summary import RECORD_COLUMNS  # the record schema, defined once
@@ -74,8 +74,11 @@ class Protocol:
     Attributes:
         runs: number of complete k-fold cross-validations (thesis: 10).
         folds: k (thesis: 10).
-        points: learning-curve percentages of the training fold (thesis: 1 … 100).
+        points: learning-curve points (thesis: 1 … 100 % of the training fold).
         seed: the experiment seed every random stream is derived from.
+        point_unit: what a point means: ``percent`` of the training fold (§4.1, the
+            default) or a number of ``examples`` (Table 4.7 trains on 10 … 30 examples).
+            Not a profile key: a profile changes how much is run, never what a point means.
     """
 
     runs: int
@@ -83,6 +86,7 @@ class Protocol:
     points: tuple[float | int, ...]
     seed: int
     datasets: tuple[str, ...] = field(default_factory=tuple)
+    point_unit: str = "percent"
 
     def __post_init__(self) -> None:
         if self.runs < 1:
@@ -91,6 +95,8 @@ class Protocol:
             raise ValueError(f"folds must be >= 2, got {self.folds}")
         if not self.points:
             raise ValueError("points must not be empty")
+        if self.point_unit not in POINT_UNITS:
+            raise ValueError(f"point_unit must be one of {POINT_UNITS}, got {self.point_unit!r}")
         object.__setattr__(self, "points", tuple(self.points))
         object.__setattr__(self, "datasets", tuple(self.datasets))
 
@@ -101,6 +107,7 @@ class Protocol:
         ``scale="thesis"`` uses the top-level numbers; any other name overlays the matching
         entry of ``profiles:`` (which may only change protocol numbers and datasets).
         Noise experiments (``kind: noise``) call their points ``levels`` (noise %).
+        ``point_unit`` (default ``percent``) is read from the top level only.
         """
         axis = "levels" if "levels" in experiment else "points"
         base = {k: experiment[k] for k in ("runs", "folds", axis, "seed", "datasets")}
@@ -118,6 +125,7 @@ class Protocol:
             points=tuple(base[axis]),
             seed=int(base["seed"]),
             datasets=tuple(base["datasets"]),
+            point_unit=str(experiment.get("point_unit", "percent")),
         )
 
 
@@ -143,8 +151,13 @@ POOL_STRATEGIES: frozenset[str] = frozenset({"unlabeled", "sampled"})
 """DECORATE ``artificial=`` strategies that draw from an example pool ``U`` (§4.6.1)."""
 
 
-METRICS: tuple[str, ...] = ("accuracy", "diversity")
-"""Record metrics a passive job can compute (``metrics:`` of an experiment file)."""
+METRICS: tuple[str, ...] = ("accuracy", "diversity", "member_error")
+"""Record metrics a passive job can compute (``metrics:`` of an experiment file).
+
+``accuracy`` (%), ``diversity`` (Eq. 3.2 on the test fold, a fraction) and ``member_error``
+(the members' mean test error in %, so that ``member_error - (100 - accuracy)`` is §4.4's
+ensemble error reduction in percentage points).
+"""
 
 
 def wants_pool(params: Mapping[str, Any]) -> bool:
@@ -199,6 +212,7 @@ def run_job(
     learner: str | None = None,
     fold_transform: FoldTransform | None = None,
     metrics: Sequence[str] = ("accuracy",),
+    point_unit: str = "percent",
 ) -> pd.DataFrame:
     """Run every fold and learning-curve point of one run and return its records.
 
@@ -209,7 +223,8 @@ def run_job(
         params: learner parameters from the experiment file.
         run: run number (0-based); selects the folds.
         n_folds: k of k-fold cross-validation.
-        points: learning-curve percentages of each training fold.
+        points: learning-curve points of each training fold: percentages, or numbers of
+            examples with ``point_unit="examples"``.
         seed: experiment seed.
         progress: called with one line per finished fold; default prints to stderr
             (which the workflow scripts redirect to the job's log file).
@@ -225,7 +240,15 @@ def run_job(
 
         metrics: record metrics; ``accuracy`` (always first) and optionally ``diversity``:
             Eq. 3.2 of the fitted ensemble on the test fold, a fraction in [0, 1] (§4.4;
-            :func:`redecorate.learners.diversity.fitted_ensemble_diversity`).
+            :func:`redecorate.learners.diversity.fitted_ensemble_diversity`), and
+            ``member_error``: the mean test-fold error of the members, each alone, in %
+            (:func:`redecorate.learners.diversity.fitted_member_error`; a single
+            classifier's is its own error), for §4.4's ensemble error reduction.
+        point_unit: ``percent`` (default: a point is a % of the training fold) or
+            ``examples`` (a point is a number of examples, the same nested prefixes; a
+            point larger than a training fold raises :class:`JobError`, see
+            :func:`redecorate.protocol.curve.example_size`). Ignored with
+            ``fold_transform``, where every point trains on the whole fold.
 
     The unlabeled pool (§4.6.1): in each fold all training-fold examples start unlabeled;
     the curve prefix of the point is labelled and the *rest of the training fold* is ``U``.
@@ -250,8 +273,12 @@ def run_job(
     if unknown_metrics or "accuracy" not in metrics:
         raise ValueError(f"metrics must include 'accuracy' and be among {METRICS}; got {list(metrics)}")
     want_diversity = "diversity" in metrics
-    if want_diversity:
-        from redecorate.learners.diversity import fitted_ensemble_diversity
+    want_member_error = "member_error" in metrics
+    if want_diversity or want_member_error:
+        from redecorate.learners.diversity import fitted_ensemble_diversity, fitted_member_error
+    if point_unit not in POINT_UNITS:
+        raise ValueError(f"point_unit must be one of {POINT_UNITS}, got {point_unit!r}")
+    unit_text = "%" if point_unit == "percent" else " examples"
     report = progress if progress is not None else _stderr
     y_all = dataset.y
     categories = (
@@ -267,7 +294,11 @@ def run_job(
     for fold, (train_idx, test_idx) in enumerate(folds):
         order = training_order(train_idx, seed_sequence(seed, "order", dataset.name, run, fold))
         if fold_transform is None:
-            sizes = curve_sizes(len(order), points)
+            try:
+                sizes = curve_sizes(len(order), points, point_unit)
+            except ValueError as exc:  # e.g. 30 examples asked of a 27-example fold
+                where = f"dataset={dataset.name!r} algorithm={algorithm!r} run={run} fold={fold}"
+                raise JobError(f"{where}: {exc}") from exc
         else:
             sizes = [len(order)] * len(points)
         X_test = dataset.X.iloc[test_idx]
@@ -276,7 +307,7 @@ def run_job(
             subset = order[:n_train]
             where = (
                 f"dataset={dataset.name!r} algorithm={algorithm!r} run={run} "
-                f"fold={fold} point={point}% n_train={n_train}"
+                f"fold={fold} point={point}{unit_text} n_train={n_train}"
             )
             random_state = learner_seed(seed, dataset.name, run, fold, algorithm, point)
             X_fit, y_fit, X_eval, y_eval = dataset.X.iloc[subset], y_all.iloc[subset], X_test, y_test
@@ -296,6 +327,8 @@ def run_job(
                 predicted = np.asarray(estimator.predict(X_eval), dtype=object)
                 if want_diversity:
                     diversity = fitted_ensemble_diversity(estimator, X_eval)
+                if want_member_error:
+                    member_error = 100.0 * fitted_member_error(estimator, X_eval, y_eval)
             except Exception as exc:  # re-raised with context, never swallowed
                 raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
             if categories is not None and not set(predicted.tolist()) <= categories:
@@ -320,8 +353,11 @@ def run_job(
                     size,
                 )
             )
+            first = rows[-1][:7]
             if want_diversity:
-                rows.append((*rows[-1][:7], "diversity", diversity, fit_seconds, size))
+                rows.append((*first, "diversity", diversity, fit_seconds, size))
+            if want_member_error:
+                rows.append((*first, "member_error", member_error, fit_seconds, size))
         report(
             f"[{experiment}] {dataset.name} {algorithm} run {run} fold {fold + 1}/{n_folds} "
             f"done, elapsed {time.perf_counter() - started:.1f}s"

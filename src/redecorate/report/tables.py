@@ -55,6 +55,11 @@ DISPLAY_NAMES: dict[str, str] = {
     "decorate_sampled": "DECORATE (Sampled Artificial)",
     "decorate_uniform": "DECORATE (Uniform)",
     "decorate_norej": "DECORATE (No Rejection)",
+    # §4.5, ensembles of size 100 (config/experiments/ch4_large_ensembles.yaml)
+    "decorate_100": "DECORATE (100)",
+    "bagging_100": "Bagging (100)",
+    "adaboost_100": "AdaBoost (100)",
+    "rf_100": "Random Forests (100)",
 }
 """How the thesis's captions name each algorithm; unknown names are printed as given."""
 

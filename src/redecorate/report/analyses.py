@@ -1,0 +1,59 @@
+"""Experiment-specific analyses: the studies that are not a baseline-vs-others table.
+
+Why: most of chapters 4-5 fits one mould (comparison tables, scatter plots, learning curves,
+reproduced vs published), which :mod:`redecorate.report` builds for every experiment. A few
+sections report something else: the Spearman correlations of §4.4, the diversity win-loss
+Table 4.7, accuracy against ensemble size (Figure 4.7). An experiment file asks for them by
+name (``report: {analyses: [name, ...]}``); each name maps to one function in a module of
+this package, imported only when asked for.
+
+Every analysis has the signature ``analysis(records, tables_dir, figures_dir, settings)``
+and returns the paths it wrote. ``records`` are the experiment's long-form records,
+``tables_dir``/``figures_dir`` the (staged) output directories of rule
+``report_experiment``, ``settings`` the rule's report settings (``experiment``,
+``datasets``, ``algorithms``, ``algorithm_params`` (label -> learner parameters),
+``points``, ``published``, and the analysis's own options under
+``settings["analysis_options"][name]``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+Analysis = Callable[[pd.DataFrame, Path, Path, Mapping[str, Any]], list[Path]]
+
+#: name -> "module:function", resolved lazily so an analysis's dependencies load on demand.
+#: A static table so that experiment files are checked against it before anything runs.
+ANALYSES: dict[str, str] = {
+    "ensemble_size_curve": "redecorate.report.ensemble_size:ensemble_size_curve",  # §4.5, Fig. 4.7
+    "diversity_correlation": "redecorate.report.diversity_study:diversity_correlation",  # §4.4
+    "diversity_win_loss": "redecorate.report.diversity_study:diversity_win_loss",  # Table 4.7
+}
+
+
+def resolve(name: str) -> Analysis:
+    """The function behind an analysis name; a clear error for an unknown one."""
+    if name not in ANALYSES:
+        known = ", ".join(sorted(ANALYSES)) or "none"
+        raise KeyError(f"unknown report analysis {name!r}; known analyses: {known}")
+    module, _, function = ANALYSES[name].partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def run_analyses(
+    names: list[str],
+    records: pd.DataFrame,
+    tables_dir: Path,
+    figures_dir: Path,
+    settings: Mapping[str, Any],
+) -> list[Path]:
+    """Run each named analysis in order; returns every path written."""
+    written: list[Path] = []
+    for name in names:
+        written += resolve(name)(records, Path(tables_dir), Path(figures_dir), settings)
+    return written

@@ -1,0 +1,390 @@
+"""§4.4 of the dissertation: is DECORATE's diversity what reduces the error?
+
+Two studies, both pure functions of the long-form records, wired in as report analyses
+(:mod:`redecorate.report.analyses`):
+
+* :func:`diversity_correlation` (E4.4a, experiment ``ch4_diversity``): Spearman's rank
+  correlation of ensemble diversity (Eq. 3.2) with the *ensemble error reduction* (mean
+  error of the members − error of the ensemble, after Cunningham & Carney 2000) and with the
+  *base error reduction* (error of J48 on the same training set − error of the ensemble),
+  pooled over every (dataset, run, fold, point, DECORATE variant). The thesis reports
+  ρ = 0.6602 and 0.1607 (p ≪ 1e-50 both) [L721]; those values are read from
+  ``config/published/section_4_4_spearman.tsv`` and printed beside ours.
+* :func:`diversity_win_loss` (E4.4b, experiment ``ch4_diversity_table``): Table 4.7, per
+  number of training examples the number of datasets where DECORATE's diversity is
+  significantly higher / lower than Bagging's and AdaBoost's, with the thesis's paired t-test
+  over the folds (:func:`redecorate.stats.compare_algorithms`, the same test as every
+  Sig. W/D/L of the project). The published table is ``config/published/ch4_diversity_4.7.tsv``.
+
+Why the base error is J48's record rather than DECORATE's first member: J48 is deterministic
+and sees the same nested training prefix at the same (dataset, run, fold, point), so its
+record *is* ``C_1``'s error, and the records need no per-member column.
+
+Why pooled, not per dataset: the thesis gives one ρ and says p ≪ 1e-50, which at ρ = 0.16
+needs n ≳ 8,500 observations (spec M7), so its observations were pooled over datasets,
+R_size values, curve points and folds. ``n`` is reported so a smaller run is not mistaken for
+the thesis's sample.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as scipy_stats
+
+from redecorate.report.tables import display_name, markdown_table
+from redecorate.stats.comparison import compare_algorithms
+from redecorate.stats.summary import check_records
+
+__all__ = [
+    "PUBLISHED_SPEARMAN_FILE",
+    "PUBLISHED_TABLE_4_7_FILE",
+    "QUANTITIES",
+    "diversity_correlation",
+    "diversity_win_loss",
+    "error_reduction_observations",
+    "spearman_study",
+    "win_loss_cells",
+]
+
+PUBLISHED_SPEARMAN_FILE = "section_4_4_spearman.tsv"
+"""§4.4's two correlations: columns section, quantity, rho, p_value, source."""
+PUBLISHED_TABLE_4_7_FILE = "ch4_diversity_4.7.tsv"
+"""Table 4.7: columns table, comparison, n_train, metric, sig_w, sig_l."""
+
+QUANTITIES: tuple[str, ...] = ("ensemble_error_reduction", "base_error_reduction")
+"""What diversity is correlated with, in the order the thesis reports them."""
+
+_OBS_KEYS = ["dataset", "run", "fold", "point"]
+
+
+def _options(settings: Mapping[str, Any], name: str) -> dict[str, Any]:
+    return dict((settings.get("analysis_options") or {}).get(name) or {})
+
+
+def _published_path(settings: Mapping[str, Any], options: Mapping[str, Any], default: str) -> Path:
+    """``analysis_options.NAME.published`` (a file in published_dir), else ``default``."""
+    return Path(settings["published_dir"]) / str(options.get("published", default))
+
+
+def _metric(
+    records: pd.DataFrame, metric: str, algorithms: Sequence[str] | None = None
+) -> pd.DataFrame:
+    rows = records[records["metric"] == metric]
+    if algorithms is not None:
+        rows = rows[rows["algorithm"].isin(list(algorithms))]
+    keys = [*_OBS_KEYS, "algorithm"]
+    if rows.duplicated(keys).any():
+        raise ValueError(
+            f"several {metric!r} records for one (dataset, run, fold, point, algorithm); "
+            "records from several experiments cannot be paired, select one experiment first"
+        )
+    return rows[[*keys, "value"]].rename(columns={"value": metric})
+
+
+def error_reduction_observations(
+    records: pd.DataFrame,
+    *,
+    base: str = "j48",
+    algorithms: Sequence[str] | None = None,
+    experiment: str | None = None,
+) -> pd.DataFrame:
+    """One row per (dataset, run, fold, point, ensemble): diversity and both error reductions.
+
+    ``algorithms`` are the ensembles (default: every algorithm other than ``base`` with both
+    ``diversity`` and ``member_error`` records); ``base`` is the single classifier whose error
+    on the same training set is the base error (J48 = DECORATE's ``C_1``). Errors are in %
+    (100 − accuracy; ``member_error`` is recorded in %), reductions in percentage points:
+
+    * ``ensemble_error_reduction`` = member_error − ensemble_error;
+    * ``base_error_reduction`` = base_error − ensemble_error (NaN where the base was not run).
+
+    Raises:
+        ValueError: records lack the columns, the ``member_error``/``diversity`` metrics, or
+            any record of ``base``.
+    """
+    check_records(records, (*_OBS_KEYS, "algorithm", "metric", "value"))
+    if experiment is not None and "experiment" in records.columns:
+        records = records[records["experiment"] == experiment]
+    have = set(records.loc[records["metric"] == "member_error", "algorithm"]) & set(
+        records.loc[records["metric"] == "diversity", "algorithm"]
+    )
+    if algorithms is None:
+        algorithms = sorted(have - {base})
+    missing = [a for a in algorithms if a not in have]
+    if not algorithms or missing:
+        raise ValueError(
+            f"need 'diversity' and 'member_error' records of the ensembles {missing or '(any)'}; "
+            "add them to the experiment's 'metrics:'"
+        )
+    if not (records["algorithm"] == base).any():
+        raise ValueError(f"no records of the base learner {base!r} (the base error)")
+    obs = _metric(records, "diversity", algorithms)
+    obs = obs.merge(_metric(records, "member_error", algorithms), on=[*_OBS_KEYS, "algorithm"])
+    obs = obs.merge(_metric(records, "accuracy", algorithms), on=[*_OBS_KEYS, "algorithm"])
+    base_acc = _metric(records, "accuracy", [base]).drop(columns="algorithm")
+    base_acc = base_acc.rename(columns={"accuracy": "base_accuracy"})
+    obs = obs.merge(base_acc, on=_OBS_KEYS, how="left")
+    obs["ensemble_error"] = 100.0 - obs["accuracy"]
+    obs["base_error"] = 100.0 - obs["base_accuracy"]
+    obs["ensemble_error_reduction"] = obs["member_error"] - obs["ensemble_error"]
+    obs["base_error_reduction"] = obs["base_error"] - obs["ensemble_error"]
+    columns = [*_OBS_KEYS, "algorithm", "diversity", "member_error", "ensemble_error",
+               "base_error", *QUANTITIES]  # fmt: skip
+    return obs[columns].sort_values([*_OBS_KEYS, "algorithm"], ignore_index=True)
+
+
+def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
+    """scipy's ρ and two-sided p; NaN (not a warning) when a side is constant or n < 3."""
+    if len(x) < 3 or x.nunique() < 2 or y.nunique() < 2:
+        return math.nan, math.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = scipy_stats.spearmanr(x.to_numpy(), y.to_numpy())
+    return float(result.statistic), float(result.pvalue)
+
+
+def spearman_study(
+    observations: pd.DataFrame, published: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Spearman ρ of diversity against each of :data:`QUANTITIES`, pooled, with n and p.
+
+    ``published`` (the TSV: quantity, rho, p_value) adds ``published_rho``,
+    ``published_p`` and ``difference`` (ρ reproduced − published). Observations where a
+    quantity is NaN (no base record) are left out of that quantity's ρ, and ``n`` says so.
+    """
+    rows = []
+    for quantity in QUANTITIES:
+        both = observations[["diversity", quantity]].dropna()
+        rho, p = _spearman(both["diversity"], both[quantity])
+        rows.append({"quantity": quantity, "n": len(both), "rho": rho, "p_value": p})
+    out = pd.DataFrame(rows)
+    if published is not None:
+        pub = published[["quantity", "rho", "p_value"]].rename(
+            columns={"rho": "published_rho", "p_value": "published_p"}
+        )
+        out = out.merge(pub, on="quantity", how="left")
+        out["difference"] = out["rho"] - out["published_rho"]
+    return out
+
+
+def _read_tsv(path: Path, what: str, columns: set[str]) -> pd.DataFrame:
+    if not path.is_file():
+        raise FileNotFoundError(f"published values for {what} not found: {path}")
+    frame = pd.read_csv(path, sep="\t", dtype={"table": str, "section": str, "p_value": str})
+    if not columns <= set(frame.columns):
+        raise ValueError(f"{path}: expected columns {sorted(columns)}, got {list(frame.columns)}")
+    return frame
+
+
+def _fmt(value: float, spec: str) -> str:
+    missing = value is None or (isinstance(value, float) and math.isnan(value))
+    return "–" if missing else format(value, spec)
+
+
+def _fmt_p(p: float) -> str:
+    if isinstance(p, float) and math.isnan(p):
+        return "–"
+    return "< 1e-300 (0.0 in double precision)" if p == 0 else f"{p:.3g}"
+
+
+def diversity_correlation(
+    records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: Mapping[str, Any]
+) -> list[Path]:
+    """E4.4a: write ``diversity_correlation.csv`` and ``.md`` into ``tables_dir``.
+
+    Options (``report.analysis_options.diversity_correlation``): ``base`` (default ``j48``),
+    ``algorithms`` (the ensembles; default every other algorithm with ``member_error``
+    records), ``published`` (file in published_dir; default :data:`PUBLISHED_SPEARMAN_FILE`).
+    ``figures_dir`` is unused: the thesis reports the two numbers in the text only.
+    """
+    options = _options(settings, "diversity_correlation")
+    base = str(options.get("base", "j48"))
+    obs = error_reduction_observations(
+        records,
+        base=base,
+        algorithms=options.get("algorithms"),
+        experiment=settings.get("experiment"),
+    )
+    path = _published_path(settings, options, PUBLISHED_SPEARMAN_FILE)
+    published = _read_tsv(path, "§4.4's Spearman study", {"quantity", "rho", "p_value"})
+    result = spearman_study(obs, published)
+    tables_dir = Path(tables_dir)
+    tables_dir.mkdir(parents=True, exist_ok=True)
+    csv_path = tables_dir / "diversity_correlation.csv"
+    result.to_csv(csv_path, index=False, lineterminator="\n")
+    variants = sorted(obs["algorithm"].unique())
+    sources = published["source"].dropna().unique() if "source" in published.columns else []
+    where = f" (dissertation {', '.join(map(str, sources))})" if len(sources) else ""
+    body = [
+        [q.replace("_", " "), int(r.n), _fmt(r.rho, ".4f"), _fmt_p(r.p_value),
+         _fmt(r.published_rho, ".4f"), str(r.published_p), _fmt(r.difference, "+.4f")]
+        for q, r in zip(result["quantity"], result.itertuples(), strict=True)
+    ]  # fmt: skip
+    text = (
+        "### §4.4: diversity vs error reduction (Spearman's rank correlation)\n\n"
+        + markdown_table(
+            ["Diversity vs", "n", "ρ", "p", "ρ (thesis)", "p (thesis)", "ρ − thesis"], body
+        )
+        + f"\nPooled over every (dataset, run, fold, point, ensemble) of experiment "
+        f"`{settings.get('experiment')}`: {obs['dataset'].nunique()} datasets, "
+        f"{obs['point'].nunique()} curve points, ensembles {', '.join(variants)}; base learner "
+        f"`{base}` (J48 = DECORATE's first member, on the same training set). Diversity is "
+        "Eq. 3.2 on the test fold; ensemble error reduction = members' mean test error − "
+        "ensemble test error; base error reduction = base test error − ensemble test error "
+        f"(percentage points). Published values: `{path.name}`{where}.\n"
+    )
+    md_path = tables_dir / "diversity_correlation.md"
+    md_path.write_text(text, encoding="utf-8")
+    return [csv_path, md_path]
+
+
+def win_loss_cells(
+    records: pd.DataFrame,
+    baseline: str,
+    other: str,
+    *,
+    alpha: float = 0.05,
+    experiment: str | None = None,
+    metric: str = "diversity",
+) -> pd.DataFrame:
+    """Per dataset and point: ``baseline`` vs ``other`` on ``metric`` with the paired t-test.
+
+    :func:`redecorate.stats.compare_algorithms` with higher = better (more diverse) and no
+    corrected test: the Nadeau–Bengio correction needs the test-fold size, which records in
+    numbers of examples do not let :func:`~redecorate.stats.infer_n_test` recover, and the
+    thesis's table uses the plain test anyway.
+    """
+    return compare_algorithms(
+        records, baseline, other, metric=metric, alpha=alpha, experiment=experiment,
+        n_test=math.nan,
+    )  # fmt: skip
+
+
+def _cell(w: float, l: float) -> str:  # noqa: E741 - the thesis's W and L
+    return "–" if pd.isna(w) else f"{int(w)}-{int(l)}"
+
+
+def diversity_win_loss(
+    records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: Mapping[str, Any]
+) -> list[Path]:
+    """E4.4b: Table 4.7 as ``diversity_win_loss.csv``/``.md`` (+ per-point and per-dataset CSVs).
+
+    A cell "W-L" counts the datasets where the baseline's diversity is significantly higher
+    (W) or lower (L) than the other's (paired t-test over the run × fold pairs, ``alpha``
+    0.05); datasets with no significant difference are draws, shown separately because the
+    thesis's cells have none. A published cell's conclusion *holds* when the reproduced
+    W − L has the sign of the published W − L (all ten published cells have W > L).
+
+    Options (``report.analysis_options.diversity_win_loss``): ``baseline`` (default
+    ``decorate``), ``others`` (default ``[bagging, adaboost]``), ``alpha``, ``published``
+    (file in published_dir; default :data:`PUBLISHED_TABLE_4_7_FILE`).
+    """
+    options = _options(settings, "diversity_win_loss")
+    baseline = str(options.get("baseline", "decorate"))
+    others = [str(o) for o in options.get("others", ["bagging", "adaboost"])]
+    alpha = float(options.get("alpha", 0.05))
+    experiment = settings.get("experiment")
+    path = _published_path(settings, options, PUBLISHED_TABLE_4_7_FILE)
+    published = _read_tsv(path, "Table 4.7", {"comparison", "n_train", "sig_w", "sig_l"})
+    if "metric" in published.columns:
+        published = published[published["metric"] == "diversity"]
+
+    per_dataset, summary = [], []
+    for other in others:
+        cells = win_loss_cells(records, baseline, other, alpha=alpha, experiment=experiment)
+        cells.insert(0, "comparison", f"{baseline}_vs_{other}")
+        per_dataset.append(cells)
+        for point, group in cells.groupby("point", sort=True):
+            run = group[group["n_pairs"] > 0]  # datasets where both systems were run
+            wins, losses = int((run["sig"] > 0).sum()), int((run["sig"] < 0).sum())
+            counts = (wins, len(run) - wins - losses, losses) if len(run) else (None,) * 3
+            summary.append({
+                "comparison": f"{baseline}_vs_{other}", "point": point, "n_datasets": len(run),
+                "sig_w": counts[0], "sig_d": counts[1], "sig_l": counts[2],
+            })  # fmt: skip
+    summary_frame = pd.DataFrame(summary)
+    pub = published.rename(
+        columns={"n_train": "point", "sig_w": "published_sig_w", "sig_l": "published_sig_l"}
+    )[["comparison", "point", "published_sig_w", "published_sig_l"]]
+    pub["point"] = pub["point"].astype(float)
+    summary_frame["point"] = summary_frame["point"].astype(float)
+    table = summary_frame.merge(pub, on=["comparison", "point"], how="outer")
+    table = table[table["comparison"].isin([f"{baseline}_vs_{o}" for o in others])]
+    reproduced_sign = np.sign(table["sig_w"] - table["sig_l"])
+    published_sign = np.sign(table["published_sig_w"] - table["published_sig_l"])
+    table["holds"] = (reproduced_sign == published_sign).where(
+        table["sig_w"].notna() & table["published_sig_w"].notna()
+    )
+    table["status"] = np.select(
+        [table["published_sig_w"].isna(), table["sig_w"].isna()],
+        ["not published", "not run"],
+        "ok",
+    )
+    order = {f"{baseline}_vs_{o}": i for i, o in enumerate(others)}
+    table = table.sort_values(
+        ["comparison", "point"], key=lambda c: c.map(order) if c.name == "comparison" else c
+    )
+    table = table.reset_index(drop=True)
+    int_cols = ["n_datasets", "sig_w", "sig_d", "sig_l", "published_sig_w", "published_sig_l"]
+    table[int_cols] = table[int_cols].astype("Int64")
+    table["point"] = table["point"].map(lambda p: int(p) if float(p).is_integer() else p)
+
+    points = list(dict.fromkeys(table["point"]))
+    title = {f"{baseline}_vs_{o}": f"{display_name(baseline)} vs {display_name(o)}" for o in others}
+    wide_rows = []
+    for comparison, rows in table.groupby("comparison", sort=False):
+        by_point = rows.set_index("point")
+        for source, w, l in (("reproduced", "sig_w", "sig_l"),  # noqa: E741
+                             ("published", "published_sig_w", "published_sig_l")):
+            cells = [_cell(by_point[w].get(p, pd.NA), by_point[l].get(p, pd.NA)) for p in points]
+            wide_rows.append([title[comparison], source, *cells])
+    wide = pd.DataFrame(wide_rows, columns=["comparison", "source", *map(str, points)])
+
+    tables_dir = Path(tables_dir)
+    tables_dir.mkdir(parents=True, exist_ok=True)
+    paths = [
+        tables_dir / "diversity_win_loss.csv",
+        tables_dir / "diversity_win_loss_cells.csv",
+        tables_dir / "diversity_win_loss_datasets.csv",
+        tables_dir / "diversity_win_loss.md",
+    ]
+    wide.to_csv(paths[0], index=False, lineterminator="\n")
+    table.to_csv(paths[1], index=False, lineterminator="\n")
+    pd.concat(per_dataset, ignore_index=True).to_csv(paths[2], index=False, lineterminator="\n")
+
+    compared = table[table["status"] == "ok"]
+    n_published = int(table["published_sig_w"].notna().sum())
+    n_hold = int(compared["holds"].fillna(False).astype(bool).sum())
+    header = ["", *(str(p) for p in points)]
+    reproduced_md = [[title[c], *(_cell(r["sig_w"], r["sig_l"]) for _, r in rows.iterrows())]
+                     for c, rows in table.groupby("comparison", sort=False)]  # fmt: skip
+    published_md = [[title[c], *(_cell(r["published_sig_w"], r["published_sig_l"])
+                                 for _, r in rows.iterrows())]
+                     for c, rows in table.groupby("comparison", sort=False)]  # fmt: skip
+    draws = [f"{title[c]} at {r['point']}: {r['sig_d']}" for _, r in table.iterrows()
+             for c in [r["comparison"]] if pd.notna(r["sig_d"]) and r["sig_d"] > 0]  # fmt: skip
+    n_datasets = sorted({int(n) for n in table["n_datasets"].dropna()})
+    text = (
+        "### Table 4.7: Comparing ensemble diversity: Win-loss records (reproduced)\n\n"
+        f"Number of training examples; cell W-L = datasets where {display_name(baseline)}'s "
+        f"diversity (Eq. 3.2, test fold) is significantly higher / lower (paired t-test over "
+        f"the folds, p < {alpha:g}), of {', '.join(map(str, n_datasets)) or 0} datasets. "
+        f"Experiment `{experiment}`.\n\n"
+        + markdown_table(header, reproduced_md)
+        + f"\n**Published** (`{path.name}`):\n\n"
+        + markdown_table(header, published_md)
+        + f"\n**{n_hold} of {n_published} published cells' conclusion (W > L) hold** in the "
+        f"reproduction ({len(compared)} compared; a cell holds when the reproduced W − L has "
+        "the published sign).\n"
+        + ("\nDraws (no significant difference): " + "; ".join(draws) + ".\n" if draws
+           else "\nNo draws (as in the thesis).\n")
+    )
+    paths[3].write_text(text, encoding="utf-8")
+    return paths

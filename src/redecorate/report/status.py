@@ -1,0 +1,72 @@
+"""What a partial run lacks: the table the HTML report shows when some jobs failed.
+
+Why: with ``--keep-going`` a failed job (say, a dataset that cannot be downloaded) leaves
+its experiment without aggregate outputs while the other experiments finish. The report is
+then built from the finished experiments only, and this table says, up front, which
+experiments are incomplete, which job outputs are missing, and the error each failed job's
+log ends with, so a reader knows what the report leaves out and why without opening logs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from redecorate.protocol.io import write_csv_atomic
+
+STATUS_COLUMNS = ("experiment", "job", "missing_output", "log", "last_error")
+
+
+@dataclass(frozen=True)
+class ExpectedOutput:
+    """One job output an experiment needs, and the log its job writes."""
+
+    job: str
+    output: str
+    log: str
+
+
+def last_error(log: str | os.PathLike[str], max_chars: int = 300) -> str:
+    """The most telling line of a job log: the last one naming an error, else the last line.
+
+    A job that never started (its input failed first) has no log; that is said explicitly.
+    """
+    path = Path(log)
+    if not path.is_file():
+        return "no log: the job did not run (an input it needs is missing)"
+    lines = [line.strip() for line in path.read_text(errors="replace").splitlines() if line.strip()]
+    if not lines:
+        return "empty log"
+    errors = [line for line in lines if "error" in line.lower() or "exception" in line.lower()]
+    line = (errors or lines)[-1]
+    return line if len(line) <= max_chars else line[: max_chars - 1] + "…"
+
+
+def missing_outputs(expected: Mapping[str, Iterable[ExpectedOutput]]) -> list[dict[str, str]]:
+    """One row per expected output that does not exist, per experiment (sorted, stable)."""
+    rows = []
+    for experiment in sorted(expected):
+        for item in expected[experiment]:
+            if not Path(item.output).exists():
+                rows.append(
+                    {
+                        "experiment": experiment,
+                        "job": item.job,
+                        "missing_output": item.output,
+                        "log": item.log,
+                        "last_error": last_error(item.log),
+                    }
+                )
+    return rows
+
+
+def write_run_status(path: str | os.PathLike[str], rows: list[dict[str, str]]) -> Path:
+    """Write the missing-output table as CSV, atomically (a report never reads half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_csv_atomic(pd.DataFrame(rows, columns=list(STATUS_COLUMNS)), path)
+    return path

@@ -1,0 +1,82 @@
+"""Run status: what `snakemake --report` shows when the run it reports on is incomplete.
+
+Snakemake's report stops at the first output marked for the report that does not exist,
+which is exactly the state `--keep-going` leaves after a failed job. So when the command
+line asks for a report, the default target is narrowed to the experiments whose outputs
+all exist, and `results/run_status.csv` (written here, while the workflow is parsed) lists
+every missing job output of the others with the last error line of the job's log; the
+report shows it first, as "0. Missing outputs". A plain run is unaffected: it never builds
+this file and still targets every experiment.
+"""
+
+import sys
+
+from redecorate.report.status import ExpectedOutput, missing_outputs, write_run_status
+
+RUN_STATUS = f"{RESULTS}/run_status.csv"
+
+
+def _report_requested(argv):
+    """True when Snakemake was started to build a report (`--report` [FILE])."""
+    return any(arg == "--report" or arg.startswith("--report=") for arg in argv)
+
+
+REPORT_MODE = _report_requested(sys.argv)
+
+
+def _log_of(output):
+    """records/<job>.parquet -> logs/<job>.log (the convention of the job rules)."""
+    head, _, job = str(output).rpartition("/records/")
+    return f"{head}/logs/{job.removesuffix('.parquet')}.log"
+
+
+def expected_outputs(experiment):
+    """Every output one experiment needs, with the job that makes it and that job's log."""
+    spec = EXPERIMENTS[experiment]
+    base = f"{RESULTS}/{experiment}"
+    outputs = [
+        ExpectedOutput(f"prepare_dataset/{d}", prepared(d), f"{DATA}/logs/prepare_{d}.log")
+        for d in spec.datasets
+    ]
+    for record in experiment_records(SimpleNamespace(experiment=experiment)):
+        job = str(record).split("/records/", 1)[-1].removesuffix(".parquet")
+        outputs.append(ExpectedOutput(f"{spec.kind}_job/{job}", str(record), _log_of(record)))
+    outputs += [
+        ExpectedOutput("combine_records", f"{base}/records.parquet", f"{base}/logs/combine_records.log"),
+        ExpectedOutput("report_experiment", aggregate_target(experiment), f"{base}/logs/report.log"),
+        ExpectedOutput("provenance", provenance_target(experiment), f"{base}/logs/provenance.log"),
+    ]
+    return outputs
+
+
+def report_targets():
+    """Targets of a report: complete experiments, plus the run status if any is not."""
+    missing = missing_outputs({name: expected_outputs(name) for name in EXPERIMENTS})
+    incomplete = sorted({row["experiment"] for row in missing})
+    config["incomplete_experiments"] = incomplete  # shown by workflow/report/workflow.rst
+    targets = [
+        target
+        for name in EXPERIMENTS
+        if name not in incomplete
+        for target in (aggregate_target(name), provenance_target(name))
+    ]
+    if missing:
+        write_run_status(RUN_STATUS, missing)
+        return targets + [RUN_STATUS]
+    Path(RUN_STATUS).unlink(missing_ok=True)  # a stale status must not outlive its cause
+    return targets
+
+
+rule run_status:
+    """Also buildable on its own: `snakemake results/run_status.csv` lists what is missing."""
+    output:
+        report(
+            RUN_STATUS,
+            category="0. Missing outputs",
+            caption="../report/run_status.rst",
+            labels={"table": "missing outputs"},
+        ),
+    run:
+        write_run_status(
+            output[0], missing_outputs({name: expected_outputs(name) for name in EXPERIMENTS})
+        )
