@@ -19,7 +19,10 @@ REPO = Path(__file__).resolve().parents[1]
 SNAKEFILE = REPO / "Snakefile"
 MIRROR = (REPO / ".." / "shared" / "datasets" / "uci").resolve()
 EXPERIMENT = "ch4_passive"
-SMOKE_CONFIG = ("scale=smoke", f"data_mirror={MIRROR}", f"experiments=[{EXPERIMENT}]")
+#: The smoke scale on the mirror, for any selection of experiments.
+SMOKE_DATA = ("scale=smoke", f"data_mirror={MIRROR}")
+#: ... of the chapter-4 experiment alone: the reference run of the operational tests.
+SMOKE_CONFIG = (*SMOKE_DATA, f"experiments=[{EXPERIMENT}]")
 #: Wall-clock measurements: they differ between any two runs by nature, so they are the only
 #: record columns left out of "identical records".
 TIMING_COLUMNS = ("fit_seconds",)

@@ -35,7 +35,7 @@ def all_experiments(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if reason:
         pytest.skip(reason)
     workdir = tmp_path_factory.mktemp("all_experiments")
-    config = ("--config", f"experiments=[{','.join(EXPERIMENTS)}]", *smoke.SMOKE_CONFIG)
+    config = ("--config", f"experiments=[{','.join(EXPERIMENTS)}]", *smoke.SMOKE_DATA)
     result = smoke.run_snakemake(workdir, *config, timeout=2400)
     assert result.returncode == 0, smoke.output_of(result)[-6000:]
     return workdir
@@ -75,7 +75,7 @@ def test_experiment_runs_at_smoke_scale(all_experiments: Path, name: str) -> Non
 
 
 def test_second_invocation_has_nothing_to_do(all_experiments: Path) -> None:
-    config = ("--config", f"experiments=[{','.join(EXPERIMENTS)}]", *smoke.SMOKE_CONFIG)
+    config = ("--config", f"experiments=[{','.join(EXPERIMENTS)}]", *smoke.SMOKE_DATA)
     result = smoke.run_snakemake(all_experiments, "--dry-run", *config)
     text = smoke.output_of(result)
     assert result.returncode == 0, text[-3000:]

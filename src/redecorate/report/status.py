@@ -47,10 +47,28 @@ def last_error(log: str | os.PathLike[str], max_chars: int = 300) -> str:
 
 
 def missing_outputs(expected: Mapping[str, Iterable[ExpectedOutput]]) -> list[dict[str, str]]:
-    """One row per expected output that does not exist, per experiment (sorted, stable)."""
+    """One row per expected output that does not exist, per experiment (sorted, stable).
+
+    An experiment none of whose own jobs has finished (it was not part of the run, e.g. a
+    report over more experiments than were run) gets one row saying so, not thousands.
+    Dataset preparation is shared between experiments, so it does not count as started.
+    """
     rows = []
     for experiment in sorted(expected):
-        for item in expected[experiment]:
+        items = list(expected[experiment])
+        own = [item for item in items if not item.job.startswith("prepare_dataset/")]
+        if own and not any(Path(item.output).exists() for item in own):
+            rows.append(
+                {
+                    "experiment": experiment,
+                    "job": f"all {len(own)} jobs",
+                    "missing_output": str(Path(own[-1].output).parent),
+                    "log": "",
+                    "last_error": "not run: no job of this experiment has finished",
+                }
+            )
+            continue
+        for item in items:
             if not Path(item.output).exists():
                 rows.append(
                     {
