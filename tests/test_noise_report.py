@@ -225,3 +225,22 @@ def test_n_test_is_not_inferred_from_noise_levels() -> None:
             0
         ].cells["p_corrected"]
     ).all()
+
+
+def test_conclusion_line_counts_held_conclusions_and_the_median_difference() -> None:
+    """Hand-made table: level 0 agrees on both, level 20 on the GM side only, 40 unpublished."""
+    from redecorate.corrupt.report import _conclusion_line
+
+    summary = pd.DataFrame(
+        {"sig_wins": [3, 1, 5], "sig_losses": [1, 2, 0], "gm_error_ratio": [0.9, 0.95, 0.8]},
+        index=pd.Index([0.0, 20.0, 40.0], name="point"),
+    )
+    pub = pd.DataFrame(
+        {"sig_w": [4, 3], "sig_l": [0, 1], "gm_ratio": [0.85, 0.97]},
+        index=pd.Index([0.0, 20.0], name="point"),
+    )
+    rep = pd.DataFrame({"a_difference": [1.0, -3.0, None], "b_difference": [-0.5, 2.0, 4.0]})
+    line = _conclusion_line([0.0, 20.0, 40.0], summary, pub, rep)
+    assert "Sig. W/D/L sign 1 of 2 levels" in line
+    assert "GM-ratio side 2 of 2" in line
+    assert "2.00 points (5 cells)" in line  # median of |1, 3, 0.5, 2, 4|

@@ -311,3 +311,31 @@ def test_replication_accepts_a_list_of_summary_only_files(tmp_path: Path) -> Non
     assert set(norej["table"].astype(str)) == {"4.14"}
     assert (norej.loc[norej["point"].isin([1.0, 20.0, 100.0]), "status"] == "ok").all()
     assert "No published accuracies." in paths[2].read_text()
+
+
+def test_per_table_summary_counts_conclusions_and_pools_both_algorithms_cells() -> None:
+    from redecorate.report.replication import per_table_summary
+
+    conclusions = pd.DataFrame(
+        {
+            "table": ["4.2", "4.2", "4.3"],
+            "baseline": ["decorate"] * 3,
+            "other": ["j48", "j48", "bagging"],
+            "point": [1.0, 2.0, 1.0],
+            "sig_holds": [True, False, True],
+            "gm_holds": [True, True, True],
+            "holds": [True, False, True],
+        }
+    )
+    cells = pd.DataFrame(
+        {
+            "algorithm": ["decorate", "j48", "j48", "bagging", "j48"],
+            "point": [1.0, 1.0, 2.0, 1.0, 5.0],
+            "difference": [0.5, -1.5, 3.0, 2.0, 9.0],
+            "status": ["ok", "ok", "ok", "ok", "ok"],
+        }
+    )
+    out = per_table_summary(cells, conclusions).set_index("table")
+    assert out.loc["4.2", ["tested", "sig_holds", "gm_holds", "holds", "cells"]].tolist() == [2, 1, 2, 1, 3]
+    assert out.loc["4.2", "median_abs_difference"] == 1.5  # |0.5|, |-1.5|, |3| at points 1 and 2
+    assert out.loc["4.3", "cells"] == 2 and out.loc["4.3", "median_abs_difference"] == 1.25

@@ -307,6 +307,40 @@ def _fmt(value: Any, spec: str) -> str:
     return "–" if value is None or pd.isna(value) else format(value, spec)
 
 
+def _side(value: float) -> int:
+    return int(np.sign(value)) if pd.notna(value) else 0
+
+
+def _conclusion_line(
+    levels: Sequence[float], summary: pd.DataFrame, pub: pd.DataFrame, rep: pd.DataFrame
+) -> str:
+    """How many of a table's conclusions hold, and how far its cells are (one sentence).
+
+    A level's Sig. W/D/L conclusion holds when sign(wins − losses) agrees with the thesis,
+    its GM conclusion when the ratio is on the thesis's side of 1; only levels with both a
+    reproduced and a published value count. The median |difference| pools both algorithms'
+    cells at every level, as the chapter-4 report does per table.
+    """
+    sig = gm = sig_n = gm_n = 0
+    for level in levels:
+        if level not in summary.index or level not in pub.index:
+            continue
+        r, q = summary.loc[level], pub.loc[level]
+        if all(pd.notna(q.get(k)) for k in ("sig_w", "sig_l")):
+            sig_n += 1
+            sig += _side(r["sig_wins"] - r["sig_losses"]) == _side(q["sig_w"] - q["sig_l"])
+        if pd.notna(q.get("gm_ratio")) and pd.notna(r.get("gm_error_ratio")):
+            gm_n += 1
+            gm += _side(r["gm_error_ratio"] - 1.0) == _side(q["gm_ratio"] - 1.0)
+    diffs = pd.concat([rep["a_difference"], rep["b_difference"]]).abs().dropna()
+    median = _fmt(diffs.median() if len(diffs) else np.nan, ".2f")
+    return (
+        f"Conclusions held: Sig. W/D/L sign {sig} of {sig_n} levels, GM-ratio side {gm} of "
+        f"{gm_n}; median |reproduced − published| of the table's cells: {median} points "
+        f"({len(diffs)} cells)."
+    )
+
+
 def render_replication(
     tables: Sequence[NoiseComparisonTable],
     replication: pd.DataFrame,
@@ -364,6 +398,7 @@ def render_replication(
             ["significance agrees (datasets)", *(agreement(p) for p in levels)],
         ]  # fmt: skip
         lines += [f"## {table.title}", "", markdown_table(header, body)]
+        lines += [_conclusion_line(levels, summary, pub, rep), ""]
         unmatched = sorted(set(rep.loc[rep["a_published"].isna(), "dataset"]))
         if unmatched:
             lines.append(f"No published values for: {', '.join(map(str, unmatched))}.\n")

@@ -417,6 +417,74 @@ def _conclusions_section(conclusions: pd.DataFrame) -> list[str]:
     return [*out, markdown_table(header, body, "lllrllllrrrllll")]
 
 
+def per_table_summary(cells: pd.DataFrame, conclusions: pd.DataFrame) -> pd.DataFrame:
+    """Per published table: how many of its conclusions hold, and how far its cells are.
+
+    One row per (table, A vs B): the (point) conclusions tested, how many hold on the
+    significant W/D/L, on the GM ratio and on both, and the median and mean
+    |reproduced − published| over the compared cells of the table's two algorithms at its
+    points (a table that prints no accuracies has none). Why: a reader checks a reproduction
+    table by table, as the dissertation presents it; the per-algorithm summary mixes the
+    shared DECORATE cells into every table.
+    """
+    rows = []
+    if conclusions.empty:
+        return pd.DataFrame(rows)
+    keys = ["table", "baseline", "other"]
+    for (table, a, b), group in conclusions.groupby(keys, sort=False):
+        tested = group[group["holds"].notna()]
+        diffs = pd.Series(dtype=float)
+        if not cells.empty:
+            mask = (
+                cells["algorithm"].isin([a, b])
+                & cells["point"].isin(group["point"])
+                & (cells["status"] == "ok")
+            )
+            diffs = cells.loc[mask, "difference"].abs()
+        rows.append(
+            {
+                "table": table,
+                "comparison": f"{display_name(str(a))} vs {display_name(str(b))}",
+                "tested": len(tested),
+                "sig_holds": int(tested["sig_holds"].astype(bool).sum()),
+                "gm_holds": int(tested["gm_holds"].astype(bool).sum()),
+                "holds": int(tested["holds"].astype(bool).sum()),
+                "cells": len(diffs),
+                "median_abs_difference": float(diffs.median()) if len(diffs) else float("nan"),
+                "mean_abs_difference": float(diffs.mean()) if len(diffs) else float("nan"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _per_table_section(cells: pd.DataFrame, conclusions: pd.DataFrame) -> list[str]:
+    summary = per_table_summary(cells, conclusions)
+    out = ["## Per table", ""]
+    out += [
+        "Conclusions held of those tested (Sig. W/D/L sign, GM-ratio side, both), and the "
+        "median and mean |reproduced − published| over the table's cells (both algorithms, "
+        "its points).",
+        "",
+    ]
+    header = ["Table", "A vs B", "Tested", "Sig. holds", "GM holds", "Both hold", "Cells",
+              "Median abs. diff.", "Mean abs. diff."]  # fmt: skip
+    body = [
+        [
+            r["table"],
+            r["comparison"],
+            r["tested"],
+            r["sig_holds"],
+            r["gm_holds"],
+            r["holds"],
+            r["cells"],
+            _fmt(r["median_abs_difference"], 2),
+            _fmt(r["mean_abs_difference"], 2),
+        ]
+        for _, r in summary.iterrows()
+    ]
+    return [*out, markdown_table(header, body, "llrrrrrrr")]
+
+
 def _not_run_section(cells: pd.DataFrame) -> list[str]:
     out = ["## Published cells not run", ""]
     not_run = cells[cells["status"] == NOT_RUN]
@@ -479,6 +547,7 @@ def render_replication_markdown(
     if conclusions.empty:
         out += ["## Do the conclusions hold?", "", "No published summary rows.", ""]
     else:
+        out += _per_table_section(cells, conclusions)
         out += _conclusions_section(conclusions)
     if has_cells:
         out += _not_run_section(cells)
