@@ -8,10 +8,12 @@ defined once here: every column of ``records.parquet`` except the clock readings
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -93,3 +95,10 @@ def assert_same_records(left: Path, right: Path) -> None:
 def job_record_files(workdir: Path) -> list[Path]:
     """Every per-job records file of a smoke run, sorted."""
     return sorted((results_dir(workdir) / "records").glob("*/*/run*.parquet"))
+
+
+def embedded_results(html: str) -> dict[str, Any]:
+    """The ``results = {...}`` object a Snakemake HTML report embeds: one entry per file."""
+    start = html.index("results = {") + len("results = ")
+    value, _end = json.JSONDecoder().raw_decode(html, start)
+    return value

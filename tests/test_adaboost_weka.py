@@ -179,6 +179,18 @@ def _compare_dataset(oracle: ModuleType, name: str, setting_name: str) -> BoostR
     return res
 
 
+def _row(r: BoostResult) -> str:
+    """One line of the agreement table (a dataset, or the TOTAL row)."""
+    return (
+        f"{r.name:<11}{r.folds:>6}{r.n_test:>8}"
+        f"{100.0 * r.label_agree / max(r.n_test, 1):>8.2f}%{r.ties:>6}"
+        f"{100.0 * (r.label_agree - r.prob_bad) / max(r.n_test, 1):>8.2f}%"
+        f"{r.max_prob_diff:>10.1e}{r.members_equal:>5}/{r.folds:<4}{r.trees_equal:>3}/{r.folds:<4}"
+        f"{r.our_members / max(r.folds, 1):>6.1f}{r.weka_members / max(r.folds, 1):>8.1f}"
+        f"{r.our_seconds:>8.2f}"
+    )
+
+
 def _table(oracle: ModuleType, setting_name: str, results: list[BoostResult]) -> str:
     head = (
         f"AdaBoostM1(n_estimators={N_ESTIMATORS}) vs Weka 3.6 {WEKA_OPTIONS}, setting "
@@ -190,25 +202,8 @@ def _table(oracle: ModuleType, setting_name: str, results: list[BoostResult]) ->
     )
     lines = [head, cols, "-" * len(cols)]
     tot = oracle.total_row(results, BoostResult("TOTAL"))
-    for r in results:
-        lines.append(
-            f"{r.name:<11}{r.folds:>6}{r.n_test:>8}"
-            f"{100.0 * r.label_agree / max(r.n_test, 1):>8.2f}%{r.ties:>6}"
-            f"{100.0 * (r.label_agree - r.prob_bad) / max(r.n_test, 1):>8.2f}%"
-            f"{r.max_prob_diff:>10.1e}{r.members_equal:>7}/{r.folds:<2}{r.trees_equal:>5}/{r.folds:<2}"
-            f"{r.our_members / max(r.folds, 1):>8.1f}{r.weka_members / max(r.folds, 1):>8.1f}"
-            f"{r.our_seconds:>8.2f}"
-        )
-    lines.append("-" * len(cols))
-    lines.append(
-        f"{'TOTAL':<11}{tot.folds:>6}{tot.n_test:>8}"
-        f"{100.0 * tot.label_agree / max(tot.n_test, 1):>8.2f}%{tot.ties:>6}"
-        f"{100.0 * (tot.label_agree - tot.prob_bad) / max(tot.n_test, 1):>8.2f}%"
-        f"{tot.max_prob_diff:>10.1e}{tot.members_equal:>5}/{tot.folds:<4}"
-        f"{tot.trees_equal:>3}/{tot.folds:<4}"
-        f"{tot.our_members / max(tot.folds, 1):>6.1f}{tot.weka_members / max(tot.folds, 1):>8.1f}"
-        f"{tot.our_seconds:>8.2f}"
-    )
+    lines += [_row(r) for r in results]
+    lines += ["-" * len(cols), _row(tot)]
     for r in results:
         if r.errors:
             lines.append(f"{r.name}: errors: " + "; ".join(r.errors[:3]))

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from sklearn.tree import DecisionTreeClassifier
 
-from redecorate.learners.bagging import Bagging, as_seed_sequence, bootstrap_indices
+from redecorate.learners.bagging import Bagging, ReplicateSampler, as_seed_sequence
 from redecorate.learners.base import EncodedClassifier, member_proba
 
 
@@ -74,12 +74,12 @@ def test_ensemble_size_counts_the_members(recorder):
 def test_weighted_bootstrap_is_proportional_to_weights():
     w = np.array([0.0, 1.0, 2.0, 7.0])
     rng = np.random.default_rng(0)
-    draws = np.concatenate([bootstrap_indices(w, rng) for _ in range(5000)])
+    draws = np.concatenate([ReplicateSampler(w)(rng) for _ in range(5000)])
     counts = np.bincount(draws, minlength=4)
     assert counts[0] == 0
     assert stats.chisquare(counts[1:], w[1:] / w.sum() * draws.size).pvalue > 1e-3
     with pytest.raises(ValueError):
-        bootstrap_indices(np.zeros(3), rng)
+        ReplicateSampler(np.zeros(3))(rng)
 
 
 def test_soft_voting_averages_member_probabilities():

@@ -250,6 +250,17 @@ def _compare_dataset(oracle, name: str, setting_name: str, diff_dir: Path) -> Da
     return res
 
 
+def _row(r: DatasetResult) -> str:
+    """One line of the agreement table (a dataset, or the TOTAL row)."""
+    return (
+        f"{r.name:<11}{r.source:<10}{r.folds:>6}{r.n_test:>8}"
+        f"{100.0 * r.label_agree / max(r.n_test, 1):>8.2f}%{r.ties:>6}"
+        f"{100.0 * r.both_agree / max(r.n_test, 1):>8.2f}%{r.max_prob_diff:>10.1e}"
+        f"{r.size_equal:>4}/{r.folds:<4}{r.leaves_equal:>3}/{r.folds:<4}"
+        f"{r.text_equal:>3}/{r.folds:<4}{r.ci_differs:>2}{r.our_seconds:>8.2f}"
+    )
+
+
 def _table(oracle, setting_name: str, results: list[DatasetResult], diff_dir: Path) -> str:
     head = (
         f"J48 vs Weka 3.6, setting {setting_name!r} ({SETTINGS[setting_name].weka}), "
@@ -262,23 +273,8 @@ def _table(oracle, setting_name: str, results: list[DatasetResult], diff_dir: Pa
     )
     lines = [head, cols, "-" * len(cols)]
     tot = oracle.total_row(results, DatasetResult("TOTAL", ""))
-    for r in results:
-        pct = 100.0 * r.label_agree / max(r.n_test, 1)
-        both = 100.0 * r.both_agree / max(r.n_test, 1)
-        lines.append(
-            f"{r.name:<11}{r.source:<10}{r.folds:>6}{r.n_test:>8}{pct:>8.2f}%{r.ties:>6}"
-            f"{both:>8.2f}%{r.max_prob_diff:>10.1e}{r.size_equal:>4}/{r.folds:<2}"
-            f"{r.leaves_equal:>5}/{r.folds:<2}{r.text_equal:>4}/{r.folds:<2}{r.ci_differs:>6}"
-            f"{r.our_seconds:>8.2f}"
-        )
-    lines.append("-" * len(cols))
-    lines.append(
-        f"{'TOTAL':<21}{tot.folds:>6}{tot.n_test:>8}"
-        f"{100.0 * tot.label_agree / max(tot.n_test, 1):>8.2f}%{tot.ties:>6}"
-        f"{100.0 * tot.both_agree / max(tot.n_test, 1):>8.2f}%{tot.max_prob_diff:>10.1e}"
-        f"{tot.size_equal:>4}/{tot.folds:<4}{tot.leaves_equal:>3}/{tot.folds:<4}"
-        f"{tot.text_equal:>3}/{tot.folds:<4}{tot.ci_differs:>2}{tot.our_seconds:>8.2f}"
-    )
+    lines += [_row(r) for r in results]
+    lines += ["-" * len(cols), _row(tot)]
     for r in results:
         if r.errors:
             lines.append(f"{r.name}: errors: " + "; ".join(r.errors[:3]))

@@ -10,11 +10,9 @@ absent. (File name chosen not to clash with ``test_report.py``, the report libra
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 import smoke_support as smoke
@@ -47,16 +45,9 @@ def report_html(smoke_reference: Path) -> Path:
     return path
 
 
-def _embedded_results(html: str) -> dict[str, Any]:
-    """The ``results = {...}`` object the report embeds: one entry per reported file."""
-    start = html.index("results = {") + len("results = ")
-    value, _end = json.JSONDecoder().raw_decode(html, start)
-    return value
-
-
 def test_report_embeds_every_table_and_figure(report_html: Path, smoke_reference: Path) -> None:
     html = report_html.read_text(encoding="utf-8")
-    embedded = _embedded_results(html)
+    embedded = smoke.embedded_results(html)
     results = smoke.results_dir(smoke_reference)
     expected = {
         *(p.relative_to(smoke_reference).as_posix() for p in (results / "tables").glob("*.csv")),

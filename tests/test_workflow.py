@@ -193,24 +193,25 @@ def test_the_default_selects_every_experiment_file(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- failures
 
+#: One J48 run of 3-fold CV at two points: the cheapest experiment that still aggregates.
+TINY_J48 = dict(algorithms={"j48": {}}, runs=1, folds=3, points=[50, 100], profiles={}, report={})
+
+
+def _mirror_without_labor(tmp_path: Path) -> Path:
+    """A mirror holding iris only, so every job that needs labor fails at preparation."""
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    shutil.copy(MIRROR / "iris.arff", mirror / "iris.arff")
+    return mirror
+
 
 @requires_mirror
 def test_a_failing_job_keeps_the_completed_outputs(tmp_path: Path) -> None:
     """labor is missing from this mirror: its jobs fail, iris's finish (--keep-going)."""
     pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
-    mirror = tmp_path / "mirror"
-    mirror.mkdir()
-    shutil.copy(MIRROR / "iris.arff", mirror / "iris.arff")
+    mirror = _mirror_without_labor(tmp_path)
     experiment = write_experiment(
-        tmp_path / "partial.yaml",
-        name="partial",
-        datasets=["iris", "labor"],
-        algorithms={"j48": {}},
-        runs=1,
-        folds=3,
-        points=[50, 100],
-        profiles={},
-        report={},
+        tmp_path / "partial.yaml", name="partial", datasets=["iris", "labor"], **TINY_J48
     )
     result = snakemake(
         tmp_path, "--keep-going", "--config", f"experiments=[{experiment}]", f"data_mirror={mirror}"
@@ -234,15 +235,12 @@ def test_a_failing_job_keeps_the_completed_outputs(tmp_path: Path) -> None:
 @requires_mirror
 def test_the_report_of_a_partial_run_marks_what_is_missing(tmp_path: Path) -> None:
     """--keep-going past a failed dataset: the finished experiment is reported, the other listed."""
-    import json
-
     pytest.importorskip("jinja2", reason="snakemake --report needs jinja2")
-    mirror = tmp_path / "mirror"
-    mirror.mkdir()
-    shutil.copy(MIRROR / "iris.arff", mirror / "iris.arff")
-    common = dict(algorithms={"j48": {}}, runs=1, folds=3, points=[50, 100], profiles={}, report={})
-    done = write_experiment(tmp_path / "done.yaml", name="done", datasets=["iris"], **common)
-    partial = write_experiment(tmp_path / "partial.yaml", name="partial", datasets=["iris", "labor"], **common)
+    mirror = _mirror_without_labor(tmp_path)
+    done = write_experiment(tmp_path / "done.yaml", name="done", datasets=["iris"], **TINY_J48)
+    partial = write_experiment(
+        tmp_path / "partial.yaml", name="partial", datasets=["iris", "labor"], **TINY_J48
+    )
     config = ("--config", f"experiments=[{done},{partial}]", f"data_mirror={mirror}")
     run = snakemake(tmp_path, "--keep-going", *config)
     assert run.returncode != 0, output_of(run)[-3000:]
@@ -259,8 +257,7 @@ def test_the_report_of_a_partial_run_marks_what_is_missing(tmp_path: Path) -> No
     assert "did not run" in by_job.loc["passive_job/labor/j48/run0", "last_error"]
 
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
-    start = html.index("results = {") + len("results = ")
-    embedded, _ = json.JSONDecoder().raw_decode(html, start)
+    embedded = smoke.embedded_results(html)
     assert "results/run_status.csv" in embedded
     assert "results/done/replication.csv" in embedded
     assert not [name for name in embedded if name.startswith("results/partial/")]

@@ -17,6 +17,12 @@ def passive_records(experiment):
     ]
 
 
+def record_job(record):
+    """results/<exp>/records/<job>.parquet -> <job> (e.g. iris/j48/run0): the name under
+    which the job's log (logs/<job>.log) and benchmark (benchmarks/<job>.tsv) are kept."""
+    return str(record).rpartition("/records/")[2].removesuffix(".parquet")
+
+
 def _job_settings(wildcards):
     """Protocol numbers and learner parameters of one job (checked against the experiment)."""
     spec = EXPERIMENTS[wildcards.experiment]

@@ -23,7 +23,7 @@ def _experiment_benchmarks(experiment):
     # Job records live in records/<job>.parquet and their benchmarks in benchmarks/<job>.tsv
     # (the convention of passive.smk); a kind that differs shows up as jobs without timing.
     for record in experiment_records(SimpleNamespace(experiment=experiment)):
-        job = str(record).split("/records/", 1)[-1].removesuffix(".parquet")
+        job = record_job(record)
         files[f"{spec.kind}_job/{job}"] = f"{RESULTS}/{experiment}/benchmarks/{job}.tsv"
     for step in ("combine_records", "report_experiment"):
         files[step] = f"{RESULTS}/{experiment}/benchmarks/{step}.tsv"

@@ -24,12 +24,6 @@ def _report_requested(argv):
 REPORT_MODE = _report_requested(sys.argv)
 
 
-def _log_of(output):
-    """records/<job>.parquet -> logs/<job>.log (the convention of the job rules)."""
-    head, _, job = str(output).rpartition("/records/")
-    return f"{head}/logs/{job.removesuffix('.parquet')}.log"
-
-
 def expected_outputs(experiment):
     """Every output one experiment needs, with the job that makes it and that job's log."""
     spec = EXPERIMENTS[experiment]
@@ -39,8 +33,8 @@ def expected_outputs(experiment):
         for d in spec.datasets
     ]
     for record in experiment_records(SimpleNamespace(experiment=experiment)):
-        job = str(record).split("/records/", 1)[-1].removesuffix(".parquet")
-        outputs.append(ExpectedOutput(f"{spec.kind}_job/{job}", str(record), _log_of(record)))
+        job = record_job(record)
+        outputs.append(ExpectedOutput(f"{spec.kind}_job/{job}", str(record), f"{base}/logs/{job}.log"))
     outputs += [
         ExpectedOutput("combine_records", f"{base}/records.parquet", f"{base}/logs/combine_records.log"),
         ExpectedOutput("report_experiment", aggregate_target(experiment), f"{base}/logs/report.log"),

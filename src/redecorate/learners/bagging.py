@@ -35,10 +35,10 @@ RandomStateLike = int | np.random.SeedSequence | np.random.Generator | np.random
 __all__ = [
     "Bagging",
     "MemberFactory",
+    "ReplicateSampler",
     "as_seed_sequence",
     "check_positive_int",
     "combine_members",
-    "bootstrap_indices",
     "default_base_estimator",
     "fit_bootstrap_members",
     "member_seed",
@@ -135,13 +135,9 @@ def fit_bootstrap_members(base, X: np.ndarray, y: np.ndarray, sample_weight: np.
     return members, samples
 
 
-def bootstrap_indices(sample_weight: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Indices of one bootstrap replicate: ``m`` draws with replacement, P(j) ∝ weight j."""
-    return ReplicateSampler(sample_weight)(rng)
-
-
 class ReplicateSampler:
-    """Bootstrap replicates of one weighted training set, the weights checked once.
+    """Bootstrap replicates of one weighted training set: ``m`` draws with replacement,
+    P(j) ∝ weight j, the weights checked once.
 
     Why a class: an ensemble draws one replicate per member from the same weights, and on
     the small training sets of a learning curve the checks cost as much as the draw.

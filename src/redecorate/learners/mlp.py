@@ -69,6 +69,21 @@ def _forward(x, W1, W2, hidden, out):  # pragma: no cover - compiled
         out[k] = _sigmoid(z)
 
 
+@njit(cache=True, inline="always")
+def _update_layer(W, dW, err, inputs, rate, momentum):  # pragma: no cover
+    """One layer's weight step with momentum: unit ``u``'s bias (column 0) and its weight
+    from input ``j`` (column ``j + 1``) move by ``rate * err[u] * input + momentum * last``."""
+    for u in range(W.shape[0]):
+        learn = rate * err[u]
+        change = learn + momentum * dW[u, 0]
+        W[u, 0] += change
+        dW[u, 0] = change
+        for j in range(inputs.shape[0]):
+            change = learn * inputs[j] + momentum * dW[u, j + 1]
+            W[u, j + 1] += change
+            dW[u, j + 1] = change
+
+
 @njit(cache=True)
 def train_network(X, y, w, order, W1, W2, learning_rate, momentum, epochs):  # pragma: no cover
     """Online backpropagation with momentum; updates ``W1``/``W2`` in place.
@@ -78,7 +93,6 @@ def train_network(X, y, w, order, W1, W2, learning_rate, momentum, epochs):  # p
     last entry is NaN-free unless the network diverged).
     """
     H, K = W1.shape[0], W2.shape[0]
-    d = W1.shape[1] - 1
     dW1 = np.zeros_like(W1)
     dW2 = np.zeros_like(W2)
     hidden = np.empty(H)
@@ -103,24 +117,8 @@ def train_network(X, y, w, order, W1, W2, learning_rate, momentum, epochs):  # p
                     s += W2[k, h + 1] * err_out[k]
                 err_hidden[h] = hidden[h] * (1.0 - hidden[h]) * s
             rate = learning_rate * w[i]
-            for k in range(K):
-                learn = rate * err_out[k]
-                change = learn + momentum * dW2[k, 0]
-                W2[k, 0] += change
-                dW2[k, 0] = change
-                for h in range(H):
-                    change = learn * hidden[h] + momentum * dW2[k, h + 1]
-                    W2[k, h + 1] += change
-                    dW2[k, h + 1] = change
-            for h in range(H):
-                learn = rate * err_hidden[h]
-                change = learn + momentum * dW1[h, 0]
-                W1[h, 0] += change
-                dW1[h, 0] = change
-                for j in range(d):
-                    change = learn * x[j] + momentum * dW1[h, j + 1]
-                    W1[h, j + 1] += change
-                    dW1[h, j + 1] = change
+            _update_layer(W2, dW2, err_out, hidden, rate, momentum)
+            _update_layer(W1, dW1, err_hidden, x, rate, momentum)
         history[epoch] = total
         if not np.isfinite(total):
             return history[: epoch + 1]
