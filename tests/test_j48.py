@@ -54,7 +54,8 @@ def test_numeric_split_uses_mdl_penalty_and_observed_threshold():
     x = np.array([1, 2, 3, 10, 11, 12], dtype=float)
     y = np.array([0, 0, 0, 1, 1, 1], dtype=np.int64)
     ok, gain, _, thr, _ = c45_engine._eval_numeric(
-        x[:, None], y, np.arange(6), np.ones(6), 0, 2, 6.0, 2.0, True, False
+        x[:, None], y, np.arange(6), np.ones(6), np.ones(6, dtype=np.int64), 0, 2, 6.0, 2.0,
+        True, False
     )
     assert ok
     # candidate thresholds with >= 2 instances per side: after 2, 3, 10 -> 3 candidates
@@ -196,3 +197,62 @@ def test_export_text_in_weka_layout():
     assert "outlook = rainy: yes (5.0)" in text
     assert "outlook = sunny: no (5.0/1.0)" in text
     assert "Size of the tree : \t3" in text
+
+
+def test_a_row_with_multiplicity_counts_as_that_many_instances():
+    # Two values, two copies each: C4.5 needs 2 * minSplit = 4 known *instances* to split a
+    # numeric attribute. The copies split; the two distinct rows with weight 2 do not
+    # (weights are not instances, in Weka too); with multiplicity 2 they split like the copies.
+    copies = J48().fit(np.array([[1.0], [1.0], [5.0], [5.0]]), [0, 0, 1, 1])
+    assert copies.tree_.att[0] == 0
+    X2, y2 = np.array([[1.0], [5.0]]), np.array([0, 1])
+    weighted = J48().fit(X2, y2, sample_weight=[2.0, 2.0])
+    assert weighted.tree_.att[0] == -1
+    counted = J48()
+    counted._fit_encoded(X2, y2, np.array([2.0, 2.0]), weighted.feature_schema_, 2,
+                         multiplicity=np.array([2, 2]))
+    assert counted.tree_.att[0] == 0
+    np.testing.assert_array_equal(counted.tree_.totals, copies.tree_.totals)
+
+
+MIRROR_DATASETS = ("labor", "colic", "hepatitis", "soybean", "audiology", "autos", "anneal")
+
+
+@pytest.mark.parametrize("name", MIRROR_DATASETS)
+@pytest.mark.parametrize("mode", ["pruned", "random"])
+def test_replicate_as_distinct_rows_with_counts_grows_the_tree_of_its_copies(name, mode):
+    # fit_replicate gives J48 each distinct row of a bootstrap replicate once, with its
+    # draw count; the tree must be the one grown on the copies. Datasets with missing
+    # values included: those send fractional weights down branches, where c * w and
+    # w + ... + w may differ in the last bit, so class weights are compared to 1e-12.
+    from uci_mirror import mirror_dir
+
+    from redecorate.data import load_arff
+    from redecorate.learners.base import fit_member, fit_replicate
+    from redecorate.learners.features import FeatureSchema
+
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    ds = load_arff(mirror / f"{name}.arff")
+    schema = FeatureSchema.from_input(ds.X)
+    X = schema.encode(ds.X)
+    y = np.asarray(ds.y.cat.codes, dtype=np.int64)
+    k = len(ds.y.cat.categories)
+    params = {} if mode == "pruned" else {"unpruned": True, "min_instances": 1, "max_features": 3}
+    rng = np.random.default_rng(11)
+    for m in (8, 40, X.shape[0]):
+        sub = rng.choice(X.shape[0], size=min(m, X.shape[0]), replace=False)
+        Xs, ys = X[sub], y[sub]
+        rows = rng.integers(0, Xs.shape[0], Xs.shape[0])
+        assert np.unique(rows).size < rows.size or m < 3
+        on_copies = fit_member(J48(random_state=m, **params), Xs[rows], ys[rows],
+                               np.ones(rows.size), schema, k)
+        on_counts = fit_replicate(J48(random_state=m, **params), Xs, ys, rows, schema, k)
+        a, b = on_copies.tree_, on_counts.tree_
+        for field in ("att", "split", "child0", "nb", "empty", "doff"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field), err_msg=field)
+        np.testing.assert_allclose(a.dist, b.dist, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(a.totals, b.totals, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(on_copies._proba_encoded(X), on_counts._proba_encoded(X),
+                                   rtol=1e-12, atol=1e-12)

@@ -25,8 +25,9 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 
-from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
+from redecorate.learners.base import EncodedClassifier, fit_replicate, member_proba
 from redecorate.learners.features import FeatureSchema
+from redecorate.learners.member_seeds import bootstrap_streams
 
 #: What ``random_state`` may be: seeds are ints or SeedSequences in the pipeline; numpy
 #: generators are accepted for interactive use (then a refit is not reproducible).
@@ -125,11 +126,12 @@ def fit_bootstrap_members(base, X: np.ndarray, y: np.ndarray, sample_weight: np.
     members, samples = [], []
     make_member = MemberFactory(base)
     draw = ReplicateSampler(sample_weight)
-    for child in seed.spawn(n_estimators):
-        draw_seed, learner_seed = child.spawn(2)
-        idx = draw(np.random.default_rng(draw_seed))
+    # Member i: replicate from default_rng(seed.spawn(n)[i].spawn(2)[0]), learner seed from
+    # the second grandchild; bootstrap_streams derives the same numbers in bulk.
+    for rng, learner_seed in bootstrap_streams(seed, n_estimators):
+        idx = draw(rng)
         est = make_member(learner_seed)
-        fit_member(est, X[idx], y[idx], np.ones(idx.size), schema, n_classes)
+        fit_replicate(est, X, y, idx, schema, n_classes)
         members.append(est)
         samples.append(idx)
     return members, samples
@@ -205,11 +207,17 @@ class MemberFactory:
     def __init__(self, base: BaseEstimator):
         self.prototype = clone(base)
         self.seeded = "random_state" in self.prototype.get_params(deep=False)
+        self.plain = isinstance(self.prototype, EncodedClassifier)  # the project's own learners
 
-    def __call__(self, seed: np.random.SeedSequence) -> BaseEstimator:
-        est = copy.copy(self.prototype)
-        if self.seeded:
-            est.random_state = member_seed(seed)  # what set_params does, minus introspection
+    def __call__(self, seed: np.random.SeedSequence | int) -> BaseEstimator:
+        """A fresh member; ``seed`` is its SeedSequence or the int :func:`member_seed` of one."""
+        if self.plain:  # a shallow copy without copy.copy's pickling protocol
+            est = object.__new__(type(self.prototype))
+            est.__dict__.update(self.prototype.__dict__)
+        else:
+            est = copy.copy(self.prototype)
+        if self.seeded:  # what set_params does, minus introspection
+            est.random_state = seed if isinstance(seed, int) else member_seed(seed)
         return est
 
 

@@ -114,6 +114,17 @@ def _encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
 class EncodedClassifier(ClassifierMixin, BaseEstimator):
     """Base class: input validation, label encoding and the encoded fit/predict protocol."""
 
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        """scikit-learn's list of constructor parameters, read from the signature once per
+        class: ``clone`` and ``get_params`` ask for it on every call, and an ensemble
+        clones its base learner once per fit (tens of microseconds of ``inspect`` each)."""
+        names = cls.__dict__.get("_param_names_cache")
+        if names is None:
+            names = super()._get_param_names()
+            cls._param_names_cache = names
+        return list(names)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
@@ -193,15 +204,19 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
         return np.argmax(self._proba_encoded(X), axis=1)
 
 
-def fit_member(estimator, X, y, sample_weight, schema, n_classes):
+def fit_member(estimator, X, y, sample_weight, schema, n_classes, multiplicity=None):
     """Fit a clone-ready member on encoded data, whatever kind of estimator it is.
 
     Project learners take the encoded arrays directly; any other scikit-learn
     classifier gets the decoded DataFrame (or array, when all attributes are numeric)
-    and its probabilities are mapped back onto the full class list.
+    and its probabilities are mapped back onto the full class list. ``multiplicity``
+    (instances per row) is only for learners with ``fits_multiplicities``.
     """
     if isinstance(estimator, EncodedClassifier):
-        estimator._fit_encoded(X, y, sample_weight, schema, n_classes)
+        if multiplicity is None:
+            estimator._fit_encoded(X, y, sample_weight, schema, n_classes)
+        else:
+            estimator._fit_encoded(X, y, sample_weight, schema, n_classes, multiplicity=multiplicity)
         estimator.classes_ = np.arange(n_classes)
         estimator.feature_schema_ = schema
         estimator.n_features_in_ = schema.n_features
@@ -214,6 +229,22 @@ def fit_member(estimator, X, y, sample_weight, schema, n_classes):
     estimator._redecorate_schema = schema
     estimator._redecorate_n_classes = n_classes
     return estimator
+
+
+def fit_replicate(estimator, X, y, rows, schema, n_classes):
+    """Fit a member on the replicate ``X[rows]`` (rows repeat), every copy of weight 1.
+
+    A learner whose ``fits_multiplicities`` is true (J48) is given each distinct row once,
+    weighted by its draw count, which grows the same model as the copies would on about
+    63 % of the rows of a bootstrap replicate; any other learner gets the copies.
+    """
+    if getattr(estimator, "fits_multiplicities", False):
+        counts = np.bincount(rows, minlength=X.shape[0])
+        distinct = np.flatnonzero(counts)
+        c = counts[distinct]
+        return fit_member(estimator, X[distinct], y[distinct], c.astype(np.float64), schema,
+                          n_classes, multiplicity=c)
+    return fit_member(estimator, X[rows], y[rows], np.ones(rows.size), schema, n_classes)
 
 
 def member_classify(estimator, X: np.ndarray) -> np.ndarray:

@@ -23,10 +23,11 @@ Comparisons use Weka's tolerance of 1e-6 (``Utils.SMALL``) so that near-ties res
 same way. Everything here is ``numba``-compiled with an on-disk cache: one fit is one
 call, with no Python per node.
 
-Tree layout while growing: parallel typed lists indexed by node id (``att`` = split
-attribute or -1 for a leaf, ``split`` = numeric threshold, ``child0`` = id of the first of
-``nbags`` consecutive children, ``empty`` = leaf that received no training weight,
-``dist`` = per-branch class weights, one row per branch).
+Tree layout while growing: parallel arrays indexed by node id (``att`` = split attribute
+or -1 for a leaf, ``split`` = numeric threshold, ``child0`` = id of the first of ``nbags``
+consecutive children, ``empty`` = leaf that received no training weight, ``dref`` = slot of
+the node's class weights in the typed list ``dist``, one row per branch; slot 0 holds the
+zero distribution every branch without training data shares).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ SMALL = 1e-6
 LOG2 = math.log(2.0)
 
 _F2D = types.float64[:, :]
+
 
 
 @njit(cache=True, inline="always")
@@ -206,38 +208,65 @@ def _estimated_errors_dist(dist, cf, z):
 
 @njit(cache=True)
 def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj):
-    """Return (valid, gain, ratio, dist) for a multiway split on nominal attribute a."""
+    """Return (valid, gain, ratio, dist) for a multiway split on nominal attribute a.
+
+    The criteria are computed on the values that occur at the node only, in value order:
+    a value without weight adds exact zeros to every sum, so the result is the same to the
+    last bit, and an attribute with thousands of values (splice's Instance_name) costs in
+    proportion to the node's rows rather than to its values.
+    """
     dist = np.zeros((nvals, k))
+    sparse = nvals > 64  # with fewer values, sorting and copying costs more than it saves
+    present = np.empty(min(idx.shape[0], nvals) if sparse else 0, dtype=np.int64)
+    n_present = 0
     for t in range(idx.shape[0]):
         v = X[idx[t], a]
         if not np.isnan(v):
-            dist[int(v), y[idx[t]]] += wt[t]
+            c = int(v)
+            if sparse:
+                seen = False
+                for j in range(k):
+                    if dist[c, j] != 0.0:
+                        seen = True
+                if not seen:
+                    present[n_present] = c
+                    n_present += 1
+            dist[c, y[idx[t]]] += wt[t]
+    crit = dist[np.sort(present[:n_present])] if sparse and n_present < nvals else dist
     ok = 0
-    for i in range(nvals):
+    for i in range(crit.shape[0]):
         bag = 0.0
         for j in range(k):
-            bag += dist[i, j]
+            bag += crit[i, j]
         if min_obj - bag < 1e-6:
             ok += 1
+    if min_obj < 1e-6:  # a minimum this small is met by the values without weight too
+        ok += nvals - crit.shape[0]
     if ok <= 1:
         return False, 0.0, 0.0, dist
-    old = _ent_of_counts(_class_totals(dist))
-    gain = _info_gain(dist, total, old)
-    ratio = _gain_ratio(dist, total, gain)
+    old = _ent_of_counts(_class_totals(crit))
+    gain = _info_gain(crit, total, old)
+    ratio = _gain_ratio(crit, total, gain)
     return True, gain, ratio, dist
 
 
 @njit(cache=True)
-def _eval_numeric(X, y, idx, wt, a, k, total, min_obj, use_mdl, random_mode):
-    """Return (valid, gain, ratio, threshold, dist) for the best binary split on a."""
+def _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl, random_mode):
+    """Return (valid, gain, ratio, threshold, dist) for the best binary split on a.
+
+    ``mult[row]`` is how many training instances row stands for (see :func:`build_tree`):
+    C4.5's "enough known values" test counts instances, not weight.
+    """
     n = idx.shape[0]
     vals = np.empty(n)
     nk = 0
+    n_known = 0
     for t in range(n):
         v = X[idx[t], a]
         if not np.isnan(v):
             vals[nk] = v
             nk += 1
+            n_known += mult[idx[t]]
     dist = np.zeros((2, k))
     if nk < 2:
         return False, 0.0, 0.0, 0.0, dist
@@ -267,7 +296,7 @@ def _eval_numeric(X, y, idx, wt, a, k, total, min_obj, use_mdl, random_mode):
             min_split = min_obj
         elif min_split - 25.0 > 1e-6:
             min_split = 25.0
-        if 2.0 * min_split - nk > 1e-6:
+        if 2.0 * min_split - n_known > 1e-6:
             return False, 0.0, 0.0, 0.0, dist
     default_ent = _ent_of_counts(dist[1])
     best_gain = 0.0
@@ -432,7 +461,7 @@ def _leaf_dist(y, idx, wt, k):
 
 
 @njit(cache=True)
-def _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k):
+def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k):
     """Choose the split of one node: returns (attribute or -1, threshold, dist)."""
     d = X.shape[1]
     node = _leaf_dist(y, idx, wt, k)
@@ -456,7 +485,8 @@ def _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
                 ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj)
                 thr = 0.0
             else:
-                ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, a, k, total, min_obj, False, True)
+                ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, False,
+                                                    True)
             if ok and _gr(g, best_g):
                 best_a = a
                 best_g = g
@@ -477,7 +507,8 @@ def _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
             ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj)
             thr = 0.0
         else:
-            ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, a, k, total, min_obj, use_mdl, False)
+            ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl,
+                                                False)
         dists.append(dist)
         valid[a] = ok
         gains[a] = g
@@ -501,31 +532,47 @@ def _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
 
 
 @njit(cache=True)
-def _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, dist):
-    """Append a node holding ``dist`` (replaced when the node is grown; never written into,
-    so one zero array may stand for every empty leaf)."""
-    t_att.append(-1)
-    t_split.append(0.0)
-    t_child0.append(-1)
-    t_nb.append(0)
-    t_empty.append(0)
-    t_dist.append(dist)
-    return len(t_att) - 1
+def _resized(a, cap):
+    """``a`` copied into a larger array (its first ``a.shape[0]`` entries kept)."""
+    out = np.empty(cap, dtype=a.dtype)
+    out[: a.shape[0]] = a
+    return out
 
 
 @njit(cache=True)
-def _grow(X, y, w, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k,
-          t_att, t_split, t_child0, t_nb, t_empty, t_dist):
+def _set_dist(t_dist, t_dref, node, dist):
+    """Make ``dist`` the class weights of ``node``: its own slot of ``t_dist``, created
+    on first use (slot 0 is the zero distribution shared by branches without data)."""
+    if t_dref[node] == 0:
+        t_dref[node] = len(t_dist)
+        t_dist.append(dist)
+    else:
+        t_dist[t_dref[node]] = dist
+
+
+@njit(cache=True)
+def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k):
     """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion).
 
-    A branch that receives no training data becomes an empty leaf at once, sharing one zero
-    distribution, exactly as growing it would end (no weight: no split, no random draw).
-    Why: a split on a nominal attribute with thousands of values (splice's Instance_name,
-    which random trees draw) makes thousands of such branches, and allocating and visiting
-    each one dominated the time of a whole random forest.
+    Returns the node arrays ``(att, split, child0, nb, empty, dref)`` and ``dist``, the
+    typed list of class-weight arrays that ``dref`` indexes. A branch that receives no
+    training data becomes an empty leaf at once, exactly as growing it would end (no
+    weight: no split, no random draw), and keeps ``dref = 0``, the shared zero
+    distribution. Why: a split on a nominal attribute with thousands of values (splice's
+    Instance_name, which random trees draw) makes thousands of such branches; giving each
+    one an array, or a typed-list entry per field, dominated the time of a random forest.
+    Node arrays grow by doubling.
     """
-    no_data = np.zeros((1, k))
-    _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, np.zeros((1, k)))
+    cap = 64
+    t_att = np.full(cap, -1, dtype=np.int64)
+    t_split = np.zeros(cap)
+    t_child0 = np.full(cap, -1, dtype=np.int64)
+    t_nb = np.zeros(cap, dtype=np.int64)
+    t_empty = np.zeros(cap, dtype=np.int64)
+    t_dref = np.zeros(cap, dtype=np.int64)
+    t_dist = List.empty_list(_F2D)
+    t_dist.append(np.zeros((1, k)))
+    n_nodes = 1  # the root; its distribution is set when it is grown
     st_node = List.empty_list(types.int64)
     st_idx = List.empty_list(types.int64[:])
     st_wt = List.empty_list(types.float64[:])
@@ -536,10 +583,10 @@ def _grow(X, y, w, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k,
         node = st_node.pop()
         idx = st_idx.pop()
         wt = st_wt.pop()
-        a, thr, dist = _select_split(X, y, idx, wt, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
-                                     random_k)
+        a, thr, dist = _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj,
+                                     use_mdl, random_k)
         if a < 0:
-            t_dist[node] = dist
+            _set_dist(t_dist, t_dref, node, dist)
             if _eq(dist.sum(), 0.0):
                 t_empty[node] = 1
             continue
@@ -551,11 +598,25 @@ def _grow(X, y, w, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k,
         t_att[node] = a
         t_split[node] = thr
         t_nb[node] = nb
-        t_dist[node] = dist
+        _set_dist(t_dist, t_dref, node, dist)
         sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, thr, dist)
-        first = len(t_att)
-        for _ in range(nb):
-            _new_node(t_att, t_split, t_child0, t_nb, t_empty, t_dist, no_data)
+        first = n_nodes
+        if n_nodes + nb > cap:
+            cap = max(2 * cap, n_nodes + nb)
+            t_att = _resized(t_att, cap)
+            t_split = _resized(t_split, cap)
+            t_child0 = _resized(t_child0, cap)
+            t_nb = _resized(t_nb, cap)
+            t_empty = _resized(t_empty, cap)
+            t_dref = _resized(t_dref, cap)
+        for c in range(first, first + nb):
+            t_att[c] = -1
+            t_split[c] = 0.0
+            t_child0[c] = -1
+            t_nb[c] = 0
+            t_empty[c] = 0
+            t_dref[c] = 0
+        n_nodes += nb
         t_child0[node] = first
         for i in range(nb - 1, -1, -1):
             if sub_idx[i].shape[0] == 0:
@@ -564,6 +625,8 @@ def _grow(X, y, w, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k,
             st_node.append(first + i)
             st_idx.append(sub_idx[i])
             st_wt.append(sub_wt[i])
+    return (t_att[:n_nodes], t_split[:n_nodes], t_child0[:n_nodes], t_nb[:n_nodes],
+            t_empty[:n_nodes], t_dref[:n_nodes], t_dist)
 
 
 # ---------------------------------------------------------------------------------------
@@ -572,26 +635,29 @@ def _grow(X, y, w, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k,
 
 
 @njit(cache=True)
-def _subtree_sum(node, t_att, t_child0, t_nb, t_dist, estimated, cf, z):
+def _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_dist, estimated, cf, z):
     """Sum over the leaves below node of training errors (or pessimistic estimates)."""
-    stack = List.empty_list(types.int64)
-    stack.append(node)
+    stack = np.empty(t_att.shape[0], dtype=np.int64)  # each node is pushed at most once
+    stack[0] = node
+    top = 1
     s = 0.0
-    while len(stack) > 0:
-        n = stack.pop()
+    while top > 0:
+        top -= 1
+        n = stack[top]
         if t_att[n] < 0:
             if estimated:
-                s += _estimated_errors_dist(t_dist[n], cf, z)
+                s += _estimated_errors_dist(t_dist[t_dref[n]], cf, z)
             else:
-                s += _num_incorrect(t_dist[n])
+                s += _num_incorrect(t_dist[t_dref[n]])
         else:
             for i in range(t_nb[n]):
-                stack.append(t_child0[n] + i)
+                stack[top] = t_child0[n] + i
+                top += 1
     return s
 
 
 @njit(cache=True)
-def _collapse(t_att, t_child0, t_nb, t_dist):
+def _collapse(t_att, t_child0, t_nb, t_dref, t_dist):
     """Turn into leaves the subtrees that do not reduce training error (top-down).
 
     The training errors of every subtree are summed once, bottom-up (children always have
@@ -605,25 +671,29 @@ def _collapse(t_att, t_child0, t_nb, t_dist):
     sub_errors = np.zeros(n_nodes)
     for n in range(n_nodes - 1, -1, -1):
         if t_att[n] < 0:
-            sub_errors[n] = _num_incorrect(t_dist[n])
+            if t_dref[n] != 0:  # a branch without data makes no errors
+                sub_errors[n] = _num_incorrect(t_dist[t_dref[n]])
         else:
             s = 0.0
             for i in range(t_nb[n]):
                 s += sub_errors[t_child0[n] + i]
             sub_errors[n] = s
-    stack = List.empty_list(types.int64)
-    stack.append(0)
-    while len(stack) > 0:
-        node = stack.pop()
+    stack = np.empty(n_nodes, dtype=np.int64)
+    stack[0] = 0
+    top = 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
         if t_att[node] < 0:
             continue
         sub = sub_errors[node]
-        here = _num_incorrect(t_dist[node])
+        here = _num_incorrect(t_dist[t_dref[node]])
         if sub >= here - 1e-3:
             t_att[node] = -1
         else:
             for i in range(t_nb[node]):
-                stack.append(t_child0[node] + i)
+                stack[top] = t_child0[node] + i
+                top += 1
 
 
 @njit(cache=True)
@@ -657,7 +727,7 @@ def _estimated_errors_branch(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, 
 
 @njit(cache=True)
 def _new_distribution(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty,
-                      t_dist):
+                      t_dref, t_dist):
     """Recompute every distribution below node from new data (after subtree raising)."""
     st_node = List.empty_list(types.int64)
     st_idx = List.empty_list(types.int64[:])
@@ -672,13 +742,13 @@ def _new_distribution(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child
         a = t_att[n]
         if a < 0:
             d = _leaf_dist(y, i_, w_, k)
-            t_dist[n] = d
+            _set_dist(t_dist, t_dref, n, d)
             if not _eq(d.sum(), 0.0):
                 t_empty[n] = 0
             continue
         nominal = nom_sizes[a] > 0
         dist = _reset_distribution(X, y, i_, w_, a, nominal, t_split[n], t_nb[n], k)
-        t_dist[n] = dist
+        _set_dist(t_dist, t_dref, n, dist)
         sub_idx, sub_wt = _split_data(X, i_, w_, a, nominal, t_split[n], dist)
         for i in range(t_nb[n]):
             st_node.append(t_child0[n] + i)
@@ -687,7 +757,8 @@ def _new_distribution(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child
 
 
 @njit(cache=True)
-def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dist, cf, z):
+def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist,
+           cf, z):
     """Bottom-up pessimistic pruning with subtree raising.
 
     An explicit stack of frames replaces recursion: a node is visited once on the way
@@ -716,7 +787,8 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
             st_idx.append(idx)
             st_wt.append(wt)
             nominal = nom_sizes[a] > 0
-            sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, t_split[node], t_dist[node])
+            sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, t_split[node],
+                                          t_dist[t_dref[node]])
             for i in range(t_nb[node] - 1, -1, -1):
                 st_node.append(t_child0[node] + i)
                 st_state.append(0)
@@ -724,7 +796,7 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
                 st_wt.append(sub_wt[i])
             continue
         # largest branch (Weka's maxBag: the last of equally heavy branches)
-        dist = t_dist[node]
+        dist = t_dist[t_dref[node]]
         largest = -1
         mx = 0.0
         for i in range(dist.shape[0]):
@@ -739,7 +811,7 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
         else:
             err_largest = 1.7976931348623157e308
         err_leaf = _estimated_errors_dist(dist, cf, z)
-        err_tree = _subtree_sum(node, t_att, t_child0, t_nb, t_dist, True, cf, z)
+        err_tree = _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_dist, True, cf, z)
         if (err_leaf - (err_tree + 0.1) < 1e-6) and (err_leaf - (err_largest + 0.1) < 1e-6):
             t_att[node] = -1
             continue
@@ -748,9 +820,9 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
             t_split[node] = t_split[big]
             t_child0[node] = t_child0[big]
             t_nb[node] = t_nb[big]
-            t_dist[node] = t_dist[big]
+            t_dref[node] = t_dref[big]  # big is cut loose: node may take over its slot
             _new_distribution(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child0, t_nb,
-                              t_empty, t_dist)
+                              t_empty, t_dref, t_dist)
             st_node.append(node)
             st_state.append(0)
             st_idx.append(idx)
@@ -764,20 +836,23 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
 
 @njit(cache=True)
 def _count_reachable(t_att, t_child0, t_nb):
-    stack = List.empty_list(types.int64)
-    stack.append(0)
+    stack = np.empty(t_att.shape[0], dtype=np.int64)
+    stack[0] = 0
+    top = 1
     c = 0
-    while len(stack) > 0:
-        n = stack.pop()
+    while top > 0:
+        top -= 1
+        n = stack[top]
         c += 1
         if t_att[n] >= 0:
             for i in range(t_nb[n]):
-                stack.append(t_child0[n] + i)
+                stack[top] = t_child0[n] + i
+                top += 1
     return c
 
 
 @njit(cache=True)
-def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
+def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist, k):
     """Copy the reachable tree into compact arrays, breadth-first so siblings are consecutive.
 
     ``dist`` keeps one row per branch of internal nodes only (rows ``doff[i]:doff[i+1]``),
@@ -803,7 +878,11 @@ def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
         a = t_att[o]
         att[head] = a
         empty[head] = t_empty[o] != 0
-        src = t_dist[o]
+        if a < 0 and t_dref[o] == 0:  # a branch without data: zero totals
+            doff[head + 1] = total_rows
+            head += 1
+            continue
+        src = t_dist[t_dref[o]]
         for r in range(src.shape[0]):
             for j in range(k):
                 totals[head, j] += src[r, j]
@@ -820,7 +899,7 @@ def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k):
     dist = np.zeros((total_rows, k))
     for i in range(n):
         if att[i] >= 0:
-            src = t_dist[old[i]]
+            src = t_dist[t_dref[old[i]]]
             for r in range(src.shape[0]):
                 for j in range(k):
                     dist[doff[i] + r, j] = src[r, j]
@@ -847,26 +926,28 @@ def gains_counted_in_average(nom_sizes, n):
 
 
 @njit(cache=True)
-def build_tree(X, y, w, k, nom_sizes, min_obj, use_mdl, prune, raising, collapse, cf, random_k,
-               seed):
-    """Grow, collapse and prune one tree; return it as compact arrays."""
-    counts_for_avg = gains_counted_in_average(nom_sizes, X.shape[0])
+def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, collapse, cf,
+               random_k, seed):
+    """Grow, collapse and prune one tree; return it as compact arrays.
+
+    ``mult[i]`` (a positive integer, usually 1) says row ``i`` stands for that many
+    identical training instances whose weights sum to ``w[i]``. Every rule of C4.5 sums
+    weights except two that count instances (the known values of a numeric split, the
+    many-valued-attribute cut-off), so a bootstrap replicate given as distinct rows with
+    their draw counts grows the same tree as its copies, on about 63 % of the rows.
+    """
+    counts_for_avg = gains_counted_in_average(nom_sizes, mult.sum())
     if random_k > 0:
         np.random.seed(seed)
-    t_att = List.empty_list(types.int64)
-    t_split = List.empty_list(types.float64)
-    t_child0 = List.empty_list(types.int64)
-    t_nb = List.empty_list(types.int64)
-    t_empty = List.empty_list(types.int64)
-    t_dist = List.empty_list(_F2D)
-    _grow(X, y, w, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k,
-          t_att, t_split, t_child0, t_nb, t_empty, t_dist)
+    t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist = _grow(
+        X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k)
     if collapse:
-        _collapse(t_att, t_child0, t_nb, t_dist)
+        _collapse(t_att, t_child0, t_nb, t_dref, t_dist)
     if prune:
         z = _norm_inverse_upper(cf)
-        _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dist, cf, z)
-    return _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dist, k)
+        _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref,
+               t_dist, cf, z)
+    return _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist, k)
 
 
 @njit(cache=True)

@@ -93,7 +93,13 @@ class J48(EncodedClassifier):
         self.max_features = max_features
         self.random_state = random_state
 
-    def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int) -> None:
+    #: Fitting ``c`` identical instances of weight 1 equals fitting one row of weight ``c``
+    #: with ``multiplicity=c`` (see :func:`c45_engine.build_tree`); ensembles fit bootstrap
+    #: replicates that way (:func:`redecorate.learners.base.fit_replicate`).
+    fits_multiplicities = True
+
+    def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int,
+                     multiplicity: np.ndarray | None = None) -> None:
         if not 0 < self.confidence <= 0.5:
             raise ValueError(f"confidence must be in (0, 0.5], got {self.confidence}")
         if self.min_instances <= 0:
@@ -101,11 +107,13 @@ class J48(EncodedClassifier):
         X = np.ascontiguousarray(X, dtype=np.float64)
         y = np.ascontiguousarray(y, dtype=np.int64)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
+        mult = (np.ones(X.shape[0], dtype=np.int64) if multiplicity is None
+                else np.ascontiguousarray(multiplicity, dtype=np.int64))
         if not (w > 0).all():
             if (w < 0).any():
                 raise ValueError("sample_weight must be non-negative")
             keep = w > 0
-            X, y, w = X[keep], y[keep], w[keep]
+            X, y, w, mult = X[keep], y[keep], w[keep], mult[keep]
         nom = schema.nominal_sizes
         random_k = 0 if self.max_features is None else max(1, int(self.max_features))
         seed = _seed_from(self.random_state) if random_k else 0
@@ -114,8 +122,9 @@ class J48(EncodedClassifier):
             X = np.zeros((1, X.shape[1]))
             y = np.zeros(1, dtype=np.int64)
             w = np.full(1, 1e-9)
+            mult = np.ones(1, dtype=np.int64)
         tree = c45_engine.build_tree(
-            X, y, w, int(n_classes), nom, float(self.min_instances),
+            X, y, w, mult, int(n_classes), nom, float(self.min_instances),
             bool(self.use_mdl_correction), not self.unpruned, bool(self.subtree_raising),
             bool(self.collapse_tree), float(self.confidence), random_k, seed,
         )
