@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from redecorate.learners import Bagging, RandomForest
-from redecorate.learners.member_seeds import bootstrap_streams
+from redecorate.learners import J48, AdaBoostM1, Bagging, RandomForest
+from redecorate.learners.member_seeds import bootstrap_streams, child_seeds
 
 
 def _numpy_streams(seed: np.random.SeedSequence, n: int) -> list[tuple[np.random.Generator, int]]:
@@ -47,9 +47,18 @@ def test_bulk_streams_equal_numpys_spawned_generators(seed):
                                       ref_rng.choice(9, size=9, p=np.arange(9) / 36))
 
 
+@pytest.mark.parametrize("seed", SEEDS, ids=lambda s: str(s.entropy)[:12])
+def test_bulk_child_seeds_equal_numpys(seed):
+    fresh = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size,
+                                   n_children_spawned=seed.n_children_spawned)
+    expected = [int(c.generate_state(1)[0]) for c in fresh.spawn(15)]
+    assert child_seeds(seed, 15).tolist() == expected
+
+
 def test_the_seed_is_not_advanced():
     seed = np.random.SeedSequence(3)
     bootstrap_streams(seed, 4)
+    child_seeds(seed, 4)
     assert seed.n_children_spawned == 0
 
 
@@ -64,3 +73,13 @@ def test_ensembles_draw_the_replicates_and_seeds_of_numpys_spawned_streams(Learn
                                                 reference, strict=True):
         np.testing.assert_array_equal(idx, ref_rng.integers(0, 40, size=40))
         assert est.random_state == ref_learner
+
+
+def test_boosted_members_get_the_seeds_of_numpys_spawned_children():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] + rng.normal(scale=1.0, size=60) > 0).astype(int)
+    model = AdaBoostM1(J48(), n_estimators=5, random_state=7).fit(X, y)
+    expected = [int(c.generate_state(1)[0]) for c in np.random.SeedSequence(7).spawn(5)]
+    assert [m.random_state for m in model.estimators_] == expected[: len(model.estimators_)]
+    assert len(model.estimators_) > 1

@@ -47,8 +47,10 @@ from redecorate.learners.base import (
     fit_member,
     member_classify,
     member_proba,
+    member_proba_and_classify,
 )
 from redecorate.learners.features import FeatureSchema
+from redecorate.learners.member_seeds import child_seeds
 
 __all__ = ["AdaBoostM1", "WEKA_SMALL"]
 
@@ -109,14 +111,16 @@ class AdaBoostM1(EncodedClassifier):
         alphas: list[float] = []
         errors: list[float] = []
         self.stop_reason_ = "completed"
+        member_seeds = child_seeds(seed, self.n_estimators)  # seed.spawn(n), in bulk
         for i in range(self.n_estimators):
-            est = make_member(seed.spawn(1)[0])
+            est = make_member(int(member_seeds[i]))
             fit_member(est, X, y, weights, schema, n_classes)
+            proba, classified = member_proba_and_classify(est, X)
             # ε as Weka's Evaluation scores it (first maximum of the distribution) ...
-            missed = np.argmax(member_proba(est, X), axis=1) != y
+            missed = np.argmax(proba, axis=1) != y
             eps = _java_sum(weights[missed]) / _java_sum(weights)
             # ... and the reweighting by the member's classifyInstance (J48's tolerance rule).
-            wrong = member_classify(est, X) != y
+            wrong = classified != y
             zero_error = abs(eps) < WEKA_SMALL
             if zero_error or 0.5 - eps < WEKA_SMALL:
                 self.stop_reason_ = "zero_error" if zero_error else "error_at_least_half"

@@ -203,6 +203,13 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
         J48 overrides this with its own tolerance rule)."""
         return np.argmax(self._proba_encoded(X), axis=1)
 
+    def _proba_and_classify_encoded(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(_proba_encoded(X), _classify_encoded(X))``; learners whose two share the
+        work (J48: one pass down the tree) override it, for AdaBoost.M1 needs both of
+        every member on the whole training set."""
+        p = self._proba_encoded(X)
+        return p, np.argmax(p, axis=1)
+
 
 def fit_member(estimator, X, y, sample_weight, schema, n_classes, multiplicity=None):
     """Fit a clone-ready member on encoded data, whatever kind of estimator it is.
@@ -245,6 +252,14 @@ def fit_replicate(estimator, X, y, rows, schema, n_classes):
         return fit_member(estimator, X[distinct], y[distinct], c.astype(np.float64), schema,
                           n_classes, multiplicity=c)
     return fit_member(estimator, X[rows], y[rows], np.ones(rows.size), schema, n_classes)
+
+
+def member_proba_and_classify(estimator, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`member_proba` and :func:`member_classify` of one member, sharing the work."""
+    if isinstance(estimator, EncodedClassifier):
+        return estimator._proba_and_classify_encoded(X)
+    p = member_proba(estimator, X)
+    return p, np.argmax(p, axis=1)
 
 
 def member_classify(estimator, X: np.ndarray) -> np.ndarray:

@@ -1072,3 +1072,18 @@ def predict_tree(X, att, split, child0, nb, empty, doff, dist, totals, nom_sizes
             for j in range(k):
                 out[i, j] /= tot
     return out
+
+
+@njit(cache=True)
+def weka_classify(proba):
+    """Weka's ``Classifier.classifyInstance`` on each row: the first class whose
+    probability beats every earlier one by more than 1e-6 (``Utils.gr``)."""
+    n, k = proba.shape
+    out = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        best = -1.0
+        for j in range(k):
+            if proba[i, j] - best > 1e-6:
+                best = proba[i, j]
+                out[i] = j
+    return out

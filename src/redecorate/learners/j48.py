@@ -146,19 +146,23 @@ class J48(EncodedClassifier):
         """Weka's ``J48.classifyInstance``: the first class whose probability beats every
         earlier one by more than 1e-6, computed without the Laplace correction (Weka's
         J48 ignores ``-A`` here). AdaBoost.M1 judges errors and votes with it."""
+        return self._proba_and_classify_encoded(X)[1]
+
+    def _proba_and_classify_encoded(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """Both from one pass down the tree unless the Laplace correction separates them."""
         t = self.tree_
         X = np.ascontiguousarray(X, dtype=np.float64)
         p = c45_engine.predict_tree(
             X, t.att, t.split, t.child0, t.nb, t.empty, t.doff, t.dist, t.totals,
-            self.nominal_sizes_, self.n_classes_, False,
+            self.nominal_sizes_, self.n_classes_, bool(self.laplace),
         )
-        best = np.full(p.shape[0], -1.0)
-        out = np.zeros(p.shape[0], dtype=np.int64)
-        for j in range(p.shape[1]):
-            better = p[:, j] - best > 1e-6
-            out[better] = j
-            best[better] = p[better, j]
-        return out
+        plain = p
+        if self.laplace:
+            plain = c45_engine.predict_tree(
+                X, t.att, t.split, t.child0, t.nb, t.empty, t.doff, t.dist, t.totals,
+                self.nominal_sizes_, self.n_classes_, False,
+            )
+        return p, c45_engine.weka_classify(plain)
 
     # -- inspection -------------------------------------------------------------------
     def export_text(self) -> str:

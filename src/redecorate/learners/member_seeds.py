@@ -10,7 +10,9 @@ member there. :func:`bootstrap_streams` produces the same numbers from numpy arr
 hashing of every member's seeds at once (O'Neill's ``seed_seq_fe``, which SeedSequence
 implements) and PCG64's seeding of each member's generator state, so the ensembles keep
 their random streams (and every recorded result) while a member's set-up falls to a few
-microseconds. ``tests/test_member_seeds.py`` checks the words against numpy's own.
+microseconds. :func:`child_seeds` does the same for AdaBoost.M1's members, seeded with
+``seed.spawn(n)[i].generate_state(1)[0]``. ``tests/test_member_seeds.py`` checks the
+words against numpy's own.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-__all__ = ["BootstrapStreams", "bootstrap_streams"]
+__all__ = ["BootstrapStreams", "bootstrap_streams", "child_seeds"]
 
 _MASK32 = 0xFFFFFFFF
 
@@ -122,26 +124,35 @@ class BootstrapStreams:
             yield generator, int(learner)
 
 
+def _spawned_words(seed: np.random.SeedSequence, n_children: int, suffixes: Sequence[tuple[int, ...]],
+                   n_words: int) -> np.ndarray:
+    """``generate_state(n_words)`` of ``c.spawn(...)[s]``-style descendants of the next
+    ``n_children`` children ``c`` of ``seed``: one row per (child, suffix), child-major.
+    A suffix ``()`` is the child itself, ``(j,)`` its ``j``-th child."""
+    run = _words(seed.entropy)
+    if len(run) < seed.pool_size:  # numpy (≥ 1.19) pads the entropy of spawned sequences
+        run = run + [0] * (seed.pool_size - len(run))
+    prefix = run + _words(list(seed.spawn_key))
+    first = seed.n_children_spawned
+    rows = [prefix + _words(i) + _words(list(sfx)) for i in range(first, first + n_children)
+            for sfx in suffixes]
+    if len({len(r) for r in rows}) == 1:
+        return _hash_state(np.array(rows, dtype=np.uint64), seed.pool_size, n_words)
+    # child indices past 2**32 take two words; never in practice
+    return np.concatenate([_hash_state(np.array([r], dtype=np.uint64), seed.pool_size, n_words)
+                           for r in rows])
+
+
+def child_seeds(seed: np.random.SeedSequence, n_children: int) -> np.ndarray:
+    """``[c.generate_state(1)[0] for c in seed.spawn(n_children)]`` as uint32, without
+    advancing ``seed``: the base-learner seeds of AdaBoost.M1's members."""
+    return _spawned_words(seed, n_children, [()], 1)[:, 0].astype(np.uint32)
+
+
 def bootstrap_streams(seed: np.random.SeedSequence, n_members: int) -> BootstrapStreams:
     """The streams of ``seed.spawn(n_members)``: for child ``c``, ``default_rng`` of
     ``c.spawn(2)[0]`` and ``c.spawn(2)[1].generate_state(1)[0]``. Children are numbered
     from ``seed.n_children_spawned`` like ``spawn``'s, but ``seed`` is not advanced."""
-    run = _words(seed.entropy)
-    spawn_key = tuple(seed.spawn_key)
-    if len(run) < seed.pool_size:  # grandchildren always have a spawn key: pad (numpy ≥ 1.19)
-        run = run + [0] * (seed.pool_size - len(run))
-    prefix = run + _words(list(spawn_key))
-    first = seed.n_children_spawned
-    rows = []
-    for i in range(first, first + n_members):
-        child = _words(i)
-        rows.append(prefix + child + [0])
-        rows.append(prefix + child + [1])
-    if len({len(r) for r in rows}) == 1:
-        states = _hash_state(np.array(rows, dtype=np.uint64), seed.pool_size, 8)
-    else:  # child indices past 2**32 take two words; never in practice
-        states = np.concatenate([_hash_state(np.array([r], dtype=np.uint64), seed.pool_size, 8)
-                                 for r in rows])
-    draw_words = states[0::2]
+    states = _spawned_words(seed, n_members, [(0,), (1,)], 8)
     learner_seeds = states[1::2, 0].astype(np.uint32)  # generate_state(1): the first word
-    return BootstrapStreams([_pcg64_state(w) for w in draw_words.tolist()], learner_seeds)
+    return BootstrapStreams([_pcg64_state(w) for w in states[0::2].tolist()], learner_seeds)
