@@ -199,14 +199,13 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
         raise NotImplementedError
 
     def _classify_encoded(self, X: np.ndarray) -> np.ndarray:
-        """Class codes as Weka's ``classifyInstance`` gives them (first maximum here;
-        J48 overrides this with its own tolerance rule)."""
-        return np.argmax(self._proba_encoded(X), axis=1)
+        """Class codes as Weka's ``classifyInstance`` gives them (see below)."""
+        return self._proba_and_classify_encoded(X)[1]
 
     def _proba_and_classify_encoded(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(_proba_encoded(X), _classify_encoded(X))``; learners whose two share the
-        work (J48: one pass down the tree) override it, for AdaBoost.M1 needs both of
-        every member on the whole training set."""
+        """``(_proba_encoded(X), class codes)``: the first maximum here; J48 overrides this
+        with its own tolerance rule. One method for both because AdaBoost.M1 needs both of
+        every member on the whole training set, and J48 gets them from one pass down the tree."""
         p = self._proba_encoded(X)
         return p, np.argmax(p, axis=1)
 

@@ -142,14 +142,11 @@ class J48(EncodedClassifier):
             self.n_classes_, bool(self.laplace),
         )
 
-    def _classify_encoded(self, X) -> np.ndarray:
-        """Weka's ``J48.classifyInstance``: the first class whose probability beats every
-        earlier one by more than 1e-6, computed without the Laplace correction (Weka's
-        J48 ignores ``-A`` here). AdaBoost.M1 judges errors and votes with it."""
-        return self._proba_and_classify_encoded(X)[1]
-
     def _proba_and_classify_encoded(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """Both from one pass down the tree unless the Laplace correction separates them."""
+        """Probabilities and Weka's ``J48.classifyInstance``: the first class whose
+        probability beats every earlier one by more than 1e-6, computed without the Laplace
+        correction (Weka's J48 ignores ``-A`` here; AdaBoost.M1 judges errors and votes
+        with it). One pass down the tree unless the Laplace correction separates the two."""
         t = self.tree_
         X = np.ascontiguousarray(X, dtype=np.float64)
         p = c45_engine.predict_tree(
