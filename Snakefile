@@ -4,8 +4,10 @@
     snakemake --cores 2 --config scale=quick    # minutes, offline
 
 This file stays thin: it loads and validates the configuration, resolves the selected
-experiment files (workflow/rules/common.smk) and includes one rule file per concern. The
-science lives in the library (src/redecorate), the glue in scripts/.
+experiment files and plans their jobs (workflow/rules/common.smk) and includes one rule file
+per concern: one job rule, one combine rule and one report rule serve every kind of
+experiment (redecorate.kinds). The science lives in the library (src/redecorate), the glue
+in scripts/.
 """
 
 from snakemake.utils import min_version
@@ -23,9 +25,8 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/resume.smk"
 include: "workflow/rules/data.smk"
-include: "workflow/rules/passive.smk"
+include: "workflow/rules/jobs.smk"
 include: "workflow/rules/aggregate.smk"
-include: "workflow/rules/noise.smk"
 include: "workflow/rules/provenance.smk"
 include: "workflow/rules/status.smk"
 

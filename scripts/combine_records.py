@@ -6,9 +6,8 @@ keys so the combined table does not depend on the order Snakemake lists the inpu
 
 from typing import Any
 
-from redecorate.protocol import RECORD_COLUMNS, write_csv_atomic, write_parquet_atomic
-from redecorate.protocol.io import job_log
-from redecorate.stats import load_records, summarise
+from redecorate.stats import RECORD_COLUMNS, load_records, summarise
+from redecorate.util import job_log, write_csv_atomic, write_parquet_atomic
 
 SORT_KEYS = ["experiment", "dataset", "algorithm", "run", "fold", "point", "metric"]
 
@@ -17,7 +16,9 @@ def main(smk: Any) -> None:
     """Write ``records.parquet`` and ``summary.csv`` for one experiment."""
     with job_log(smk.log[0] if smk.log else None):
         records = load_records(list(smk.input))
-        records = records[list(RECORD_COLUMNS)].sort_values(SORT_KEYS, kind="stable")
+        # The common columns first, then any a kind adds (redecorate.kinds.ExperimentKind).
+        extra = [c for c in records.columns if c not in RECORD_COLUMNS]
+        records = records[[*RECORD_COLUMNS, *extra]].sort_values(SORT_KEYS, kind="stable")
         records = records.reset_index(drop=True)
         write_parquet_atomic(records, smk.output.records)
         summary = summarise(records)

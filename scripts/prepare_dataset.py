@@ -14,7 +14,7 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 from redecorate.data import load_dataset, load_registry, save_prepared  # noqa: E402
-from redecorate.protocol.io import atomic_files, job_log  # noqa: E402
+from redecorate.util import atomic_files, job_log  # noqa: E402
 
 
 def _repo_path(repo: Path, value: str) -> Path:

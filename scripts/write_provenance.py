@@ -6,8 +6,8 @@ Called by rule ``provenance`` (workflow/rules/provenance.smk); the content is de
 
 from typing import Any
 
-from redecorate.protocol.io import job_log
 from redecorate.provenance import build_provenance, write_provenance
+from redecorate.util import job_log
 
 
 def main(smk: Any) -> None:

@@ -10,8 +10,9 @@ import pytest
 from scipy import stats
 from sklearn.tree import DecisionTreeClassifier
 
-from redecorate.learners.bagging import Bagging, ReplicateSampler, as_seed_sequence
+from redecorate.learners.bagging import Bagging, ReplicateSampler
 from redecorate.learners.base import EncodedClassifier, member_proba
+from redecorate.util import as_seed_sequence
 
 
 class Recorder(EncodedClassifier):

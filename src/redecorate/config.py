@@ -16,20 +16,31 @@ Two deliberate strictnesses beyond plain ``yaml.safe_load``:
 from __future__ import annotations
 
 import copy
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
 
-__all__ = ["ConfigError", "format_key_path", "load_yaml", "load_yaml_validated"]
+__all__ = [
+    "ConfigError",
+    "ExperimentConfigError",
+    "format_key_path",
+    "load_yaml",
+    "load_yaml_validated",
+    "validate_mapping",
+]
 
 _MAX_REPORTED_ERRORS = 10
 
 
 class ConfigError(ValueError):
     """A configuration file cannot be read, or does not match its schema."""
+
+
+class ExperimentConfigError(ConfigError):
+    """An experiment file or the workflow configuration is invalid; names file and key."""
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -119,9 +130,17 @@ def _line_of(node: yaml.Node | None, key_path: Iterable[Any]) -> int | None:
     return line
 
 
-def _load_schema(schema_path: Path) -> dict[str, Any]:
-    """Read and check a schema, so a broken schema is not mistaken for a broken config."""
-    schema = load_yaml(schema_path)
+def _load_schema(schema_path: Path | Mapping[str, Any]) -> dict[str, Any]:
+    """Read and check a schema, so a broken schema is not mistaken for a broken config.
+
+    ``schema_path`` may be a schema already in memory (e.g. one composed from an experiment
+    kind's fragment, :func:`redecorate.experiments.experiment_schema`).
+    """
+    if isinstance(schema_path, Mapping):
+        schema = dict(schema_path)
+        schema_path = Path(str(schema.get("title", "schema")))
+    else:
+        schema = load_yaml(schema_path)
     if not isinstance(schema, dict):
         raise ConfigError(f"{schema_path}: a JSON schema must be a mapping, got {type(schema).__name__}")
     try:
@@ -178,8 +197,38 @@ def _filling_defaults(validator_cls: Any) -> Any:
     return jsonschema.validators.extend(validator_cls, {"properties": set_defaults})
 
 
+def _errors(schema: dict[str, Any], data: Any, fill_defaults: bool) -> list[jsonschema.ValidationError]:
+    validator_cls = jsonschema.validators.validator_for(schema)
+    if fill_defaults:
+        validator_cls = _filling_defaults(validator_cls)
+    validator = validator_cls(schema, format_checker=validator_cls.FORMAT_CHECKER)
+    return sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+
+
+def validate_mapping(
+    data: Any, schema: str | Path | Mapping[str, Any], source: str, *, fill_defaults: bool = False
+) -> None:
+    """Validate data that did not come from one file (the workflow configuration merged with
+    ``--config``) the same way as a file: key path, the schema's complaint and the fix.
+
+    Raises:
+        ExperimentConfigError: listing every violation (up to ten) as ``source: key: message``.
+    """
+    errors = _errors(_load_schema(schema if isinstance(schema, Mapping) else Path(schema)),
+                     data, fill_defaults)  # fmt: skip
+    if errors:
+        lines = [f"{source}: key '{format_key_path(e.absolute_path)}': {_describe(e)}"
+                 for e in errors[:_MAX_REPORTED_ERRORS]]  # fmt: skip
+        if len(errors) > _MAX_REPORTED_ERRORS:
+            lines.append(f"... and {len(errors) - _MAX_REPORTED_ERRORS} more")
+        raise ExperimentConfigError(
+            f"{source} is invalid:\n  " + "\n  ".join(lines)
+            + "\nfix: correct the values above (the schema file documents every key)"
+        )
+
+
 def load_yaml_validated(
-    path: str | Path, schema_path: str | Path, *, fill_defaults: bool = False
+    path: str | Path, schema_path: str | Path | Mapping[str, Any], *, fill_defaults: bool = False
 ) -> dict[str, Any]:
     """Load a YAML mapping and validate it against a JSON schema written in YAML.
 
@@ -189,16 +238,14 @@ def load_yaml_validated(
     With ``fill_defaults`` the schema's ``default`` values are inserted for absent properties
     (of objects that exist); otherwise the data are returned exactly as written.
     """
-    path, schema_path = Path(path), Path(schema_path)
-    schema = _load_schema(schema_path)
+    path = Path(path)
+    schema = _load_schema(schema_path if isinstance(schema_path, Mapping) else Path(schema_path))
+    if isinstance(schema_path, Mapping):
+        schema_path = str(schema.get("title", "its schema"))
     data, node = _read_yaml(path)
     if data is None:
         data = {}
-    validator_cls = jsonschema.validators.validator_for(schema)
-    if fill_defaults:
-        validator_cls = _filling_defaults(validator_cls)
-    validator = validator_cls(schema, format_checker=validator_cls.FORMAT_CHECKER)
-    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = _errors(schema, data, fill_defaults)
     if errors:
         lines = []
         for err in errors[:_MAX_REPORTED_ERRORS]:

@@ -250,7 +250,7 @@ def build_provenance(
 
 def write_provenance(data: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
     """Write ``data`` as indented JSON, atomically (a killed job leaves no partial file)."""
-    from redecorate.protocol.io import atomic_path
+    from redecorate.util import atomic_path
 
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")

@@ -1,18 +1,13 @@
 """Aggregation: job records -> one records table -> summary, tables, figures, replication.
 
 Two steps so that a problem in the reporting code never costs the (expensive) combined
-records, and so the report can be rebuilt alone after editing the report library.
+records, and so the report can be rebuilt alone after editing the report library. One rule
+each for every kind: the report script calls the experiment kind's own report
+(redecorate.kinds), which writes the same files for every kind.
 """
 
+from redecorate.experiments import report_settings
 
-def experiment_records(wildcards):
-    """Job outputs an experiment's aggregate depends on, whatever its kind."""
-    spec = EXPERIMENTS[wildcards.experiment]
-    if spec.kind == "passive":
-        return passive_records(spec.name)
-    if spec.kind == "noise":
-        return noise_records(spec.name)  # workflow/rules/noise.smk
-    raise WorkflowError(f"{spec.path}: no rules for experiment kind {spec.kind!r}")
 
 
 def aggregate_target(experiment):
@@ -21,21 +16,7 @@ def aggregate_target(experiment):
 
 
 def _report_settings(wildcards):
-    spec = EXPERIMENTS[wildcards.experiment]
-    return {
-        "experiment": spec.name,
-        "scale": spec.scale,
-        "datasets": list(spec.datasets),
-        "algorithms": list(spec.algorithms),
-        "points": list(spec.protocol.points),
-        "baseline": spec.report.get("baseline"),
-        "others": list(spec.report.get("others", [])),
-        "algorithm_params": {name: dict(params) for name, params in spec.algorithms.items()},
-        "analyses": list(spec.report.get("analyses", [])),
-        "analysis_options": dict(spec.report.get("analysis_options", {})),
-        "published_dir": str(PUBLISHED),
-        "published": [str(PUBLISHED / name) for name in spec.report.get("published", [])],
-    }
+    return report_settings(EXPERIMENTS[wildcards.experiment], PUBLISHED)
 
 
 rule combine_records:

@@ -10,16 +10,16 @@ redecorate.protocol.experiment). Path conventions:
   this Snakefile), so `snakemake --directory elsewhere` still finds them.
 """
 
+import math
 import os
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from redecorate.protocol.experiment import (
-    ExperimentConfigError,
-    load_experiment,
-    validate_mapping,
-)
+from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
+
+from redecorate.config import ExperimentConfigError, validate_mapping
+from redecorate.experiments import check_learner_params, load_experiment
 
 REPO = Path(workflow.basedir)
 SCHEMAS = REPO / "workflow" / "schemas"
@@ -53,6 +53,7 @@ def _normalise_config(cfg):
         cfg["experiments"] = names + extra
     cfg.setdefault("published_dir", "config/published")
     cfg.setdefault("data_mirror", None)
+    cfg.setdefault("job_seconds", DEFAULT_TARGET_SECONDS)
 
 
 def _known_algorithms():
@@ -62,15 +63,8 @@ def _known_algorithms():
     return list(ALGORITHMS)
 
 
-def _check_learner_params(spec):
-    """Build every learner once so a misspelt parameter fails now, naming the file."""
-    from redecorate.protocol.experiment import check_learner_params
-
-    check_learner_params(spec)
-
-
-def _known_datasets(registry_path):
-    """Dataset registry keys; a missing or broken registry is a configuration error."""
+def _load_registry(registry_path):
+    """The dataset registry; a missing or broken registry is a configuration error."""
     from redecorate.data import load_registry
 
     try:
@@ -79,12 +73,7 @@ def _known_datasets(registry_path):
         raise ExperimentConfigError(
             f"{CONFIG_SOURCE}: key 'registry': cannot load dataset registry {registry_path}: {exc}"
         ) from exc
-    names = getattr(registry, "names", None)
-    if callable(names):
-        return list(names())
-    if names is not None:
-        return list(names)
-    return list(registry)
+    return registry
 
 
 def _experiment_file(entry):
@@ -108,7 +97,7 @@ def _load_all(cfg):
             "is not a directory"
         )
     algorithms = _known_algorithms()
-    datasets = _known_datasets(registry)
+    datasets = _load_registry(registry)
     experiments = {}
     for entry in cfg["experiments"]:
         spec = load_experiment(
@@ -118,20 +107,29 @@ def _load_all(cfg):
             known_algorithms=algorithms,
             known_datasets=datasets,
         )
-        _check_learner_params(spec)
+        check_learner_params(spec)
         if spec.name in experiments:
             raise ExperimentConfigError(
                 f"experiment file {spec.path}: key 'name': {spec.name!r} is also the name of "
                 f"{experiments[spec.name].path}; experiment names must be unique"
             )
         experiments[spec.name] = spec
-    return registry, experiments
+    return registry, datasets, experiments
 
 
 try:
-    REGISTRY, EXPERIMENTS = _load_all(config)
+    REGISTRY, DATASET_REGISTRY, EXPERIMENTS = _load_all(config)
 except ExperimentConfigError as exc:
     raise WorkflowError(f"Invalid configuration.\n{exc}") from None
+
+# The jobs of every experiment: dataset -> chunks of units of work, sized by estimated cost
+# (redecorate.kinds.jobs; config key job_seconds), and the settings every job of an
+# experiment shares. Both are job parameters: changing them reruns exactly what they affect.
+JOB_PLANS = {
+    name: plan_experiment(spec, DATASET_REGISTRY, float(config["job_seconds"]))
+    for name, spec in EXPERIMENTS.items()
+}
+JOB_SETTINGS = {name: spec.experiment_kind.job_settings(spec) for name, spec in EXPERIMENTS.items()}
 
 DATA = config["data_dir"].rstrip("/")
 RESULTS = config["results_dir"].rstrip("/")
@@ -141,13 +139,7 @@ PUBLISHED = _repo_path(config["published_dir"])
 wildcard_constraints:
     experiment=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
     dataset=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
-    algorithm=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
-    run=r"\d+",
-
-
-def experiments_of_kind(kind):
-    """Names of the selected experiments a rule file is responsible for."""
-    return [name for name, spec in EXPERIMENTS.items() if spec.kind == kind]
+    chunk=r"\d+",
 
 
 def all_datasets():

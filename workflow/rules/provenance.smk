@@ -5,8 +5,6 @@ The git commit is read inside the job, not passed as a rule parameter: a paramet
 Snakemake rerun the rule (harmless) and, worse, suggest that a new commit changes results.
 """
 
-from types import SimpleNamespace
-
 
 def provenance_target(experiment):
     """The provenance file of one experiment (part of `rule all`)."""
@@ -21,10 +19,10 @@ def _experiment_benchmarks(experiment):
         for dataset in spec.datasets
     }
     # Job records live in records/<job>.parquet and their benchmarks in benchmarks/<job>.tsv
-    # (the convention of passive.smk); a kind that differs shows up as jobs without timing.
-    for record in experiment_records(SimpleNamespace(experiment=experiment)):
+    # (workflow/rules/jobs.smk).
+    for record in experiment_records(experiment):
         job = record_job(record)
-        files[f"{spec.kind}_job/{job}"] = f"{RESULTS}/{experiment}/benchmarks/{job}.tsv"
+        files[f"experiment_job/{job}"] = f"{RESULTS}/{experiment}/benchmarks/{job}.tsv"
     for step in ("combine_records", "report_experiment"):
         files[step] = f"{RESULTS}/{experiment}/benchmarks/{step}.tsv"
     return files
@@ -42,9 +40,8 @@ def _provenance_settings(wildcards):
             "folds": spec.protocol.folds,
             "points": list(spec.protocol.points),
             "seed": spec.protocol.seed,
-            # only when not the default, so existing experiments' params stay unchanged
-            **({"point_unit": spec.protocol.point_unit}
-               if spec.protocol.point_unit != "percent" else {}),
+            "settings": dict(spec.settings),
+            "jobs": {dataset: len(chunks) for dataset, chunks in JOB_PLANS[spec.name].items()},
         },
         "experiment_file": str(spec.path),
         "config": {key: config[key] for key in sorted(config)},

@@ -32,9 +32,9 @@ def expected_outputs(experiment):
         ExpectedOutput(f"prepare_dataset/{d}", prepared(d), f"{DATA}/logs/prepare_{d}.log")
         for d in spec.datasets
     ]
-    for record in experiment_records(SimpleNamespace(experiment=experiment)):
+    for record in experiment_records(experiment):
         job = record_job(record)
-        outputs.append(ExpectedOutput(f"{spec.kind}_job/{job}", str(record), f"{base}/logs/{job}.log"))
+        outputs.append(ExpectedOutput(f"experiment_job/{job}", str(record), f"{base}/logs/{job}.log"))
     outputs += [
         ExpectedOutput("combine_records", f"{base}/records.parquet", f"{base}/logs/combine_records.log"),
         ExpectedOutput("report_experiment", aggregate_target(experiment), f"{base}/logs/report.log"),

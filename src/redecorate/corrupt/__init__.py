@@ -29,8 +29,8 @@ from redecorate.corrupt._common import n_draws
 from redecorate.corrupt.class_noise import add_class_noise, present_classes
 from redecorate.corrupt.feature_noise import add_feature_noise, column_statistics
 from redecorate.corrupt.missing import add_missing_features
-from redecorate.protocol.curve import _exact
 from redecorate.protocol.seeds import seed_sequence
+from redecorate.util import exact_fraction
 
 __all__ = [
     "CORRUPTIONS",
@@ -85,7 +85,7 @@ def corruption_seed(
     """
     if part not in ("train", "test"):
         raise ValueError(f"part must be 'train' or 'test', got {part!r}")
-    return seed_sequence(seed, "corrupt", kind, dataset, run, fold, str(_exact(level)), part)
+    return seed_sequence(seed, "corrupt", kind, dataset, run, fold, str(exact_fraction(level)), part)
 
 
 def corrupt_fold(

@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from redecorate.protocol.folds import SeedLike, _generator
+from redecorate.util import SeedLike, as_generator
 
 __all__ = ["SeedLike", "n_draws", "generator", "check_level"]
 
@@ -45,7 +45,7 @@ def n_draws(level: float | int, *sizes: int) -> int:
 
 def generator(seed: SeedLike) -> np.random.Generator:
     """A Generator from the protocol's SeedSequence (or an int, or a ready Generator)."""
-    return _generator(seed)
+    return as_generator(seed)
 
 
 def last_occurrence(keys: np.ndarray) -> np.ndarray:

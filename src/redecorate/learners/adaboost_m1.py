@@ -38,7 +38,6 @@ import numpy as np
 
 from redecorate.learners.bagging import (
     MemberFactory,
-    as_seed_sequence,
     check_positive_int,
     default_base_estimator,
 )
@@ -51,6 +50,7 @@ from redecorate.learners.base import (
 )
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.member_seeds import child_seeds
+from redecorate.util import as_seed_sequence
 
 __all__ = ["AdaBoostM1", "WEKA_SMALL"]
 

@@ -28,16 +28,12 @@ from sklearn.base import BaseEstimator, clone
 from redecorate.learners.base import EncodedClassifier, fit_replicate, member_proba
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.member_seeds import bootstrap_streams
-
-#: What ``random_state`` may be: seeds are ints or SeedSequences in the pipeline; numpy
-#: generators are accepted for interactive use (then a refit is not reproducible).
-RandomStateLike = int | np.random.SeedSequence | np.random.Generator | np.random.RandomState | None
+from redecorate.util import as_seed_sequence
 
 __all__ = [
     "Bagging",
     "MemberFactory",
     "ReplicateSampler",
-    "as_seed_sequence",
     "check_positive_int",
     "combine_members",
     "default_base_estimator",
@@ -161,32 +157,6 @@ class ReplicateSampler:
 
 
 # -- helpers shared by the ensembles ------------------------------------------------------
-def as_seed_sequence(random_state: RandomStateLike) -> np.random.SeedSequence:
-    """Turn ``random_state`` into a *fresh* :class:`~numpy.random.SeedSequence`.
-
-    A SeedSequence passed in is copied (same entropy and spawn key, spawn counter reset),
-    because ``spawn`` mutates its argument and a refit must see the same children: that is
-    what makes every learner bit-identical on refit. ``None`` draws fresh OS entropy
-    (non-deterministic, like scikit-learn).
-    """
-    if random_state is None:
-        return np.random.SeedSequence()
-    if isinstance(random_state, np.random.SeedSequence):
-        return np.random.SeedSequence(
-            random_state.entropy, spawn_key=random_state.spawn_key,
-            pool_size=random_state.pool_size,
-        )
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return np.random.SeedSequence(int(random_state))
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2**63)))
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.SeedSequence(int(random_state.randint(2**31 - 1)))
-    raise ValueError(
-        f"random_state must be None, an int, a numpy SeedSequence or generator; got {random_state!r}"
-    )
-
-
 def member_seed(seed: np.random.SeedSequence) -> int:
     """A 32-bit integer seed for a base learner (every scikit-learn estimator accepts it)."""
     return int(seed.generate_state(1, dtype=np.uint32)[0])

@@ -59,12 +59,12 @@ import numpy as np
 
 from redecorate.learners.bagging import (
     MemberFactory,
-    as_seed_sequence,
     check_positive_int,
     default_base_estimator,
 )
 from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
 from redecorate.learners.features import FeatureSchema
+from redecorate.util import as_seed_sequence
 
 __all__ = [
     "ARTIFICIAL_STRATEGIES",

@@ -38,9 +38,9 @@ import numbers
 import numpy as np
 from numba import njit
 
-from redecorate.learners.bagging import as_seed_sequence
 from redecorate.learners.base import EncodedClassifier
 from redecorate.learners.features import FeatureSchema
+from redecorate.util import as_seed_sequence
 
 __all__ = ["MLP", "train_network"]
 

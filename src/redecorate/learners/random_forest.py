@@ -21,13 +21,13 @@ import numbers
 import numpy as np
 
 from redecorate.learners.bagging import (
-    as_seed_sequence,
     check_positive_int,
     combine_members,
     fit_bootstrap_members,
 )
 from redecorate.learners.base import EncodedClassifier
 from redecorate.learners.features import FeatureSchema
+from redecorate.util import as_seed_sequence
 
 __all__ = ["RandomForest", "random_subspace_size"]
 

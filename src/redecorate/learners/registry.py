@@ -28,6 +28,7 @@ __all__ = [
     "AlgorithmEntry",
     "UnknownAlgorithmError",
     "UnknownParameterError",
+    "estimated_fit_seconds",
     "make_learner",
 ]
 
@@ -40,6 +41,10 @@ class AlgorithmEntry:
     target: str  # "module:Class", imported on first use so the registry loads before j48.py
     description: str
     meta: bool  # takes a base learner (config key ``base``)
+    cost: float = 1e-6
+    """Estimated CPU seconds of one fit per training example × attribute, at the default
+    settings (meta-learners: 15 J48 members). Sizes jobs only (:func:`estimated_fit_seconds`);
+    measured from the chapter-4 thesis-scale run's job times (credit-a, 2-core VM)."""
 
     def load(self) -> type:
         module, _, cls = self.target.partition(":")
@@ -49,20 +54,25 @@ class AlgorithmEntry:
 ALGORITHMS: Mapping[str, AlgorithmEntry] = MappingProxyType({
     e.name: e for e in (
         AlgorithmEntry("j48", "redecorate.learners.j48:J48",
-                       "C4.5 release 8 as Weka's J48 (the base learner of every experiment)", False),
+                       "C4.5 release 8 as Weka's J48 (the base learner of every experiment)",
+                       False, 6e-7),
         AlgorithmEntry("decorate", "redecorate.learners.decorate:Decorate",
-                       "DECORATE, Algorithm 2 (and its §4.6-4.7 variants via parameters)", True),
+                       "DECORATE, Algorithm 2 (and its §4.6-4.7 variants via parameters)",
+                       True, 3e-5),
         AlgorithmEntry("bagging", "redecorate.learners.bagging:Bagging",
-                       "Bagging with probability averaging (Weka meta.Bagging)", True),
+                       "Bagging with probability averaging (Weka meta.Bagging)", True, 4.5e-6),
         AlgorithmEntry("adaboost", "redecorate.learners.adaboost_m1:AdaBoostM1",
-                       "AdaBoost.M1 by reweighting, Algorithm 1 (Weka meta.AdaBoostM1)", True),
+                       "AdaBoost.M1 by reweighting, Algorithm 1 (Weka meta.AdaBoostM1)",
+                       True, 7.5e-6),
         AlgorithmEntry("rf", "redecorate.learners.random_forest:RandomForest",
-                       "Random Forests: bagged J48 random trees, K = floor(log2(k+1))", False),
+                       "Random Forests: bagged J48 random trees, K = floor(log2(k+1))",
+                       False, 3e-6),
         AlgorithmEntry("naive_bayes", "redecorate.learners.naive_bayes:NaiveBayes",
-                       "Naive Bayes as Weka 3.6 bayes.NaiveBayes (the §4.9 base learner)", False),
+                       "Naive Bayes as Weka 3.6 bayes.NaiveBayes (the §4.9 base learner)",
+                       False, 3e-7),
         AlgorithmEntry("mlp", "redecorate.learners.mlp:MLP",
                        "Backpropagation MLP as Weka MultilayerPerceptron -L 0.15 -M 0.9 -N 80 -H a "
-                       "(the §4.8 base learner)", False),
+                       "(the §4.8 base learner)", False, 3e-5),
     )
 })
 
@@ -158,3 +168,29 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, random_stat
     if "random_state" in valid and random_state is not None:
         kwargs["random_state"] = random_state
     return cls(**kwargs)
+
+
+_SIZE_KEYS = ("n_estimators", "ensemble_size")
+_DEFAULT_SIZE = 15
+
+
+def estimated_fit_seconds(
+    name: str, params: Mapping[str, Any] | None, n_examples: float, n_attributes: int
+) -> float:
+    """Rough CPU seconds of one fit of ``name`` with ``params`` on an ``n × d`` training set.
+
+    The registry's ``cost`` × examples × attributes, scaled by the ensemble size relative to
+    the thesis's 15 and, for a meta-learner with another ``base``, by that base's cost
+    relative to J48's. Used only to size workflow jobs; within a factor of a few is enough.
+    """
+    entry = _lookup(name, None)
+    params = params or {}
+    seconds = entry.cost * max(n_examples, 1.0) * max(n_attributes, 1)
+    size = next((params[k] for k in _SIZE_KEYS if isinstance(params.get(k), int)), None)
+    if size is not None and (entry.meta or name == "rf"):
+        seconds *= max(size, 1) / _DEFAULT_SIZE
+    base = params.get("base")
+    base_name = base.get("name") if isinstance(base, Mapping) else base
+    if entry.meta and isinstance(base_name, str) and base_name.strip().lower() in ALGORITHMS:
+        seconds *= ALGORITHMS[base_name.strip().lower()].cost / ALGORITHMS["j48"].cost
+    return seconds

@@ -4,19 +4,10 @@
 * :mod:`~redecorate.protocol.folds`: :func:`stratified_folds` (Weka-style stratification).
 * :mod:`~redecorate.protocol.curve`: :func:`curve_sizes`, :func:`training_order` (nested subsets).
 * :mod:`~redecorate.protocol.job`: :func:`run_job`, the unit of work, and :class:`Protocol`.
-* :mod:`~redecorate.protocol.io`: atomic writers used by the workflow scripts.
 """
 
 from redecorate.protocol.curve import curve_size, curve_sizes, training_order
 from redecorate.protocol.folds import stratified_folds
-from redecorate.protocol.io import (
-    atomic_dir,
-    atomic_files,
-    atomic_path,
-    job_log,
-    write_csv_atomic,
-    write_parquet_atomic,
-)
 from redecorate.protocol.job import (
     RECORD_COLUMNS,
     JobError,
@@ -31,10 +22,6 @@ __all__ = [
     "RECORD_COLUMNS",
     "JobError",
     "Protocol",
-    "atomic_dir",
-    "atomic_files",
-    "atomic_path",
-    "job_log",
     "curve_size",
     "curve_sizes",
     "derive_seed",
@@ -45,6 +32,4 @@ __all__ = [
     "seed_sequence",
     "stratified_folds",
     "training_order",
-    "write_csv_atomic",
-    "write_parquet_atomic",
 ]

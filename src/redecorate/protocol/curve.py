@@ -20,17 +20,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from redecorate.protocol.folds import SeedLike, _generator
+from redecorate.util import SeedLike, as_generator, exact_fraction
 
 __all__ = ["POINT_UNITS", "curve_size", "curve_sizes", "example_size", "training_order"]
 
 POINT_UNITS: tuple[str, ...] = ("percent", "examples")
 """What a learning-curve point means: % of the training fold, or a number of examples."""
-
-
-def _exact(value: float | int) -> Fraction:
-    """Exact rational of a percentage as written (``2.5`` -> 5/2), so rounding has no float noise."""
-    return Fraction(value) if isinstance(value, int) else Fraction(str(value))
 
 
 def curve_size(n_train: int, pct: float | int) -> int:
@@ -43,7 +38,7 @@ def curve_size(n_train: int, pct: float | int) -> int:
         raise ValueError(f"n_train must be >= 1, got {n_train}")
     if not 0 < pct <= 100:
         raise ValueError(f"learning-curve points are percentages in (0, 100], got {pct!r}")
-    n = math.floor(_exact(pct) * n_train / 100 + Fraction(1, 2))
+    n = math.floor(exact_fraction(pct) * n_train / 100 + Fraction(1, 2))
     return min(n_train, max(1, n))
 
 
@@ -56,7 +51,7 @@ def example_size(n_train: int, n_examples: float | int) -> int:
     """
     if n_train < 1:
         raise ValueError(f"n_train must be >= 1, got {n_train}")
-    exact = _exact(n_examples)
+    exact = exact_fraction(n_examples)
     if exact.denominator != 1 or exact < 1:
         raise ValueError(f"points in examples are whole numbers >= 1, got {n_examples!r}")
     if exact > n_train:
@@ -88,4 +83,4 @@ def training_order(train_idx: Sequence[int] | np.ndarray, seed: SeedLike) -> np.
     Use ``seed_sequence(seed, "order", dataset, run, fold)`` as ``seed``.
     """
     idx = np.asarray(train_idx, dtype=np.int64)
-    return idx[_generator(seed).permutation(len(idx))]
+    return idx[as_generator(seed).permutation(len(idx))]

@@ -16,17 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from redecorate.util import SeedLike, as_generator
+
 __all__ = ["stratified_folds"]
-
-SeedLike = int | np.random.SeedSequence | np.random.Generator
-
-
-def _generator(seed: SeedLike) -> np.random.Generator:
-    """Accept a SeedSequence (the protocol's currency), an int or a ready Generator."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(seed)
-
 
 def stratified_folds(
     y: Sequence | np.ndarray | pd.Series, n_folds: int, seed: SeedLike
@@ -50,7 +42,7 @@ def stratified_folds(
     if n < n_folds:
         raise ValueError(f"cannot make {n_folds} folds from {n} examples: a test fold would be empty")
     codes, _ = pd.factorize(pd.Series(labels, dtype=object), use_na_sentinel=True)
-    rng = _generator(seed)
+    rng = as_generator(seed)
     shuffled = rng.permutation(n)
     # Stable sort by class keeps the random order inside each class.
     grouped = shuffled[np.argsort(codes[shuffled], kind="stable")]

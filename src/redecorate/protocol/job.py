@@ -24,10 +24,11 @@ from typing import Protocol as TypingProtocol
 import numpy as np
 import pandas as pd
 
-from redecorate.protocol.curve import POINT_UNITS, _exact, curve_sizes, training_order
+from redecorate.protocol.curve import POINT_UNITS, curve_sizes, training_order
 from redecorate.protocol.folds import stratified_folds
 from redecorate.protocol.seeds import derive_seed, seed_sequence
 from redecorate.stats.summary import RECORD_COLUMNS  # the record schema, defined once
+from redecorate.util import exact_fraction
 
 __all__ = [
     "METRICS",
@@ -93,24 +94,25 @@ class Protocol:
             raise ValueError(f"runs must be >= 1, got {self.runs}")
         if self.folds < 2:
             raise ValueError(f"folds must be >= 2, got {self.folds}")
-        if not self.points:
-            raise ValueError("points must not be empty")
         if self.point_unit not in POINT_UNITS:
             raise ValueError(f"point_unit must be one of {POINT_UNITS}, got {self.point_unit!r}")
         object.__setattr__(self, "points", tuple(self.points))
         object.__setattr__(self, "datasets", tuple(self.datasets))
 
     @classmethod
-    def from_experiment(cls, experiment: Mapping[str, Any], scale: str = "thesis") -> Protocol:
+    def from_experiment(
+        cls, experiment: Mapping[str, Any], scale: str = "thesis", points_key: str | None = "points"
+    ) -> Protocol:
         """Build the protocol of an experiment mapping (its YAML) under a scale profile.
 
         ``scale="thesis"`` uses the top-level numbers; any other name overlays the matching
         entry of ``profiles:`` (which may only change protocol numbers and datasets).
-        Noise experiments (``kind: noise``) call their points ``levels`` (noise %).
+        ``points_key`` names the kind's list of points (``points``; ``levels`` for the noise
+        kind, whose points are noise %; None for a kind without points).
         ``point_unit`` (default ``percent``) is read from the top level only.
         """
-        axis = "levels" if "levels" in experiment else "points"
-        base = {k: experiment[k] for k in ("runs", "folds", axis, "seed", "datasets")}
+        keys = ["runs", "folds", "seed", "datasets"] + ([points_key] if points_key else [])
+        base = {k: experiment[k] for k in keys}
         if scale != "thesis":
             profiles = experiment.get("profiles") or {}
             if scale not in profiles:
@@ -122,7 +124,7 @@ class Protocol:
         return cls(
             runs=int(base["runs"]),
             folds=int(base["folds"]),
-            points=tuple(base[axis]),
+            points=tuple(base[points_key]) if points_key else (),
             seed=int(base["seed"]),
             datasets=tuple(base["datasets"]),
             point_unit=str(experiment.get("point_unit", "percent")),
@@ -131,12 +133,12 @@ class Protocol:
 
 def _point_key(point: float | int) -> str:
     """Canonical text of a percentage for seeding (``5``, ``5.0`` → "5"; ``2.5`` → "5/2")."""
-    return str(_exact(point))
+    return str(exact_fraction(point))
 
 
 def _point_value(point: float | int) -> float | int:
     """Integral percentages are stored as ints so tables print ``5`` rather than ``5.0``."""
-    exact = _exact(point)
+    exact = exact_fraction(point)
     return int(exact) if exact.denominator == 1 else float(exact)
 
 
@@ -368,7 +370,7 @@ def run_job(
 def _as_frame(rows: list[tuple[Any, ...]], points: Sequence[float | int]) -> pd.DataFrame:
     """Fix the column dtypes so every job's parquet has the same schema."""
     frame = pd.DataFrame.from_records(rows, columns=list(RECORD_COLUMNS))
-    integral = all(_exact(p).denominator == 1 for p in points)
+    integral = all(exact_fraction(p).denominator == 1 for p in points)
     dtypes = {
         "experiment": object,
         "dataset": object,

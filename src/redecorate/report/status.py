@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from redecorate.protocol.io import write_csv_atomic
+from redecorate.util import write_csv_atomic
 
 STATUS_COLUMNS = ("experiment", "job", "missing_output", "log", "last_error")
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -33,6 +31,7 @@ from redecorate.data.arff import ClassAttribute, read_arff, to_dataset
 from redecorate.data.dataset import Dataset
 from redecorate.data.errors import DownloadError
 from redecorate.data.sources.checksum import file_digest
+from redecorate.util import atomic_path
 
 DEFAULT_SERVER = "https://www.openml.org"
 DEFAULT_TIMEOUT = 30.0
@@ -141,22 +140,16 @@ def _write_atomically(path: Path, chunks: Any, *, md5: str | None) -> str:
     The rename happens only after the checksum matched, so a crash or a corrupt transfer never
     leaves a file that a later run would take for a good download.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     h = hashlib.md5()  # OpenML publishes md5: integrity, not security
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as fh:
+    with atomic_path(path) as tmp:
+        with tmp.open("wb") as fh:
             for chunk in chunks:
                 h.update(chunk)
                 fh.write(chunk)
         digest = h.hexdigest()
         if md5 is not None and digest != md5:
             raise ValueError(f"md5 checksum mismatch: expected {md5}, got {digest}")
-        os.replace(tmp, path)
-        return digest
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    return digest
 
 
 def _stream(url: str, timeout: float) -> Any:

@@ -11,8 +11,6 @@ a reader that reorders dictionaries can never silently renumber a nominal attrib
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ import pandas as pd
 
 from redecorate.data.dataset import Dataset, category_index
 from redecorate.data.errors import DatasetError
+from redecorate.util import atomic_write
 
 FORMAT_VERSION = 1
 CLASS_COLUMN = "__class__"
@@ -30,19 +29,6 @@ WEIGHT_COLUMN = "__weight__"
 def sidecar_path(path: str | Path) -> Path:
     """The JSON sidecar next to a prepared parquet file (``x.parquet`` -> ``x.json``)."""
     return Path(path).with_suffix(".json")
-
-
-def _atomic_write(path: Path, write: Any) -> None:
-    """Write through a temporary file in the same directory, then rename over ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _categories(series: pd.Series) -> list[Any]:
@@ -76,8 +62,8 @@ def save_prepared(dataset: Dataset, path: str | Path) -> Path:
         "class_categories": _categories(dataset.y),
         "nominal_categories": {c: _categories(dataset.X[c]) for c in dataset.nominal_attributes},
     }
-    _atomic_write(path, lambda tmp: table.to_parquet(tmp, engine="pyarrow", index=False))
-    _atomic_write(sidecar_path(path),
+    atomic_write(path, lambda tmp: table.to_parquet(tmp, engine="pyarrow", index=False))
+    atomic_write(sidecar_path(path),
                   lambda tmp: tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8"))
     return path
 

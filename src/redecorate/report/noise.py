@@ -4,11 +4,10 @@ The dissertation's Tables 5.2–5.10 have the layout of Tables 4.2–4.5 with *n
 as columns, and "A vs B" pairs that are not always "DECORATE vs other" (Table 5.6 is
 "Bagging vs J48"). The record's ``point`` is the noise level for ``kind: noise``, so the
 comparison statistics and renderers of :mod:`redecorate.report.tables` apply unchanged;
-this module only supplies what they cannot express yet — the Chapter 5 caption, the
-test-fold size (their ``infer_n_test`` assumes the largest point is a % of the training
-fold) and the published values — by *calling* them. It lives here, next to the corruption
-procedures, until :mod:`redecorate.report` grows a generalisation (columns = noise levels,
-a caption argument), at which point it can move there unchanged in behaviour.
+this module only supplies what they cannot express — the Chapter 5 caption, the test-fold
+size (their ``infer_n_test`` assumes the largest point is a % of the training fold) and the
+published values — by *calling* them. The ``noise`` kind (:mod:`redecorate.kinds.noise`)
+writes its report with it.
 
 Published values are read from ``config/published/ch5_tables_5.2-5.10.tsv`` (one row per
 table × dataset × noise level: both accuracies and the recovered bold flags, empty when the
@@ -18,17 +17,16 @@ error ratio per table × noise level).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
-import matplotlib.style
 import numpy as np
 import pandas as pd
 
+from redecorate.report.figures import learning_curves
 from redecorate.report.tables import (
     ComparisonTable,
     comparison_table,
@@ -44,6 +42,7 @@ __all__ = [
     "NoiseComparisonTable",
     "load_published",
     "n_test_from_records",
+    "noise_conclusions",
     "noise_comparison_tables",
     "replication_frame",
     "render_replication",
@@ -174,47 +173,15 @@ def write_noise_figures(
     experiment: str | None = None,
     formats: Sequence[str] = ("png", "pdf"),
 ) -> list[Path]:
-    """Figures 5.1–5.3: accuracy against noise level, one line per algorithm, per dataset.
-
-    :func:`redecorate.report.figures.learning_curves` draws exactly this plot but labels
-    its x axis "% of training data"; it is called as soon as it accepts an ``xlabel``
-    (requested from the report library). Until then the same plot is drawn here with the
-    figures module's own helpers (deterministic files, no pyplot), labelled correctly.
-    """
-    from redecorate.report import figures
-
+    """Figures 5.1–5.3: accuracy against noise level, one line per algorithm, per dataset."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    xlabel = "Noise level (%)"
-    native = "xlabel" in inspect.signature(figures.learning_curves).parameters
     for dataset in sorted(map(str, records["dataset"].unique())):
-        stem = out / f"noise_curve_{dataset}"
-        if native:
-            written += figures.learning_curves(
-                records, stem, dataset=dataset, algorithms=list(algorithms), x="point",
-                experiment=experiment, formats=formats, xlabel=xlabel,
-            )  # fmt: skip
-            continue
-        means = figures._cell_means(
-            records, "accuracy", experiment, ("dataset", "algorithm", "point")
-        )
-        means = means[means["dataset"] == dataset]
-        with matplotlib.style.context("default"):
-            fig = figures._new_figure((6.0, 4.2))
-            ax = fig.add_subplot()
-            for i, name in enumerate(algorithms):
-                curve = means[means["algorithm"] == name].sort_values("point")
-                if not curve.empty:
-                    ax.plot(curve["point"], curve["mean"], marker=figures.MARKERS[i % len(figures.MARKERS)],
-                            markersize=4, label=display_name(name))  # fmt: skip
-            ax.set_xlabel(xlabel)
-            ax.set_ylabel("Accuracy (%)")
-            ax.set_title(dataset)
-            ax.grid(True, linewidth=0.3)
-            if ax.get_legend_handles_labels()[0]:
-                ax.legend(loc="lower left", fontsize=8)
-            written += figures._save(fig, stem, formats)
+        written += learning_curves(
+            records, out / f"noise_curve_{dataset}", dataset=dataset, algorithms=list(algorithms),
+            x="point", experiment=experiment, formats=formats, xlabel="Noise level (%)",
+        )  # fmt: skip
     return written
 
 
@@ -311,33 +278,77 @@ def _side(value: float) -> int:
     return int(np.sign(value)) if pd.notna(value) else 0
 
 
-def _conclusion_line(
-    levels: Sequence[float], summary: pd.DataFrame, pub: pd.DataFrame, rep: pd.DataFrame
-) -> str:
-    """How many of a table's conclusions hold, and how far its cells are (one sentence).
+def noise_conclusions(
+    tables: Sequence[NoiseComparisonTable],
+    replication: pd.DataFrame,
+    published_summary: pd.DataFrame,
+) -> pd.DataFrame:
+    """Per (table, noise level): do the thesis's conclusions hold? (``replication_conclusions.csv``)
 
     A level's Sig. W/D/L conclusion holds when sign(wins − losses) agrees with the thesis,
-    its GM conclusion when the ratio is on the thesis's side of 1; only levels with both a
-    reproduced and a published value count. The median |difference| pools both algorithms'
-    cells at every level, as the chapter-4 report does per table.
+    its GM conclusion when the ratio is on the thesis's side of 1; ``holds`` needs both.
+    ``sig_agreement`` is the share of datasets whose significance outcome (win / draw / loss)
+    agrees with the thesis's bold, where the bold survived. Columns are NA where the thesis
+    prints nothing to compare with.
     """
-    sig = gm = sig_n = gm_n = 0
-    for level in levels:
-        if level not in summary.index or level not in pub.index:
-            continue
-        r, q = summary.loc[level], pub.loc[level]
-        if all(pd.notna(q.get(k)) for k in ("sig_w", "sig_l")):
-            sig_n += 1
-            sig += _side(r["sig_wins"] - r["sig_losses"]) == _side(q["sig_w"] - q["sig_l"])
-        if pd.notna(q.get("gm_ratio")) and pd.notna(r.get("gm_error_ratio")):
-            gm_n += 1
-            gm += _side(r["gm_error_ratio"] - 1.0) == _side(q["gm_ratio"] - 1.0)
+    rows: list[dict[str, Any]] = []
+    for table in tables:
+        summary = table.summary.set_index("point")
+        pub = pd.DataFrame()
+        if not published_summary.empty and table.table_number:
+            pub = published_summary[published_summary["table"] == table.table_number]
+            pub = pub.assign(point=pub["noise"].astype(float)).set_index("point")
+        rep = replication[replication["comparison"] == table.name] if len(replication) else replication
+        for level in table.points:
+            row: dict[str, Any] = {"table": table.table_number or "", "comparison": table.name,
+                                   "noise": level}  # fmt: skip
+            r = summary.loc[level] if level in summary.index else None
+            q = pub.loc[level] if level in pub.index else None
+            row["reproduced_sig_wdl"] = (
+                f"{int(r['sig_wins'])}/{int(r['sig_draws'])}/{int(r['sig_losses'])}"
+                if r is not None else ""
+            )
+            row["reproduced_gm"] = float(r["gm_error_ratio"]) if r is not None else np.nan
+            known = q is not None and all(pd.notna(q.get(k)) for k in ("sig_w", "sig_d", "sig_l"))
+            row["published_sig_wdl"] = (
+                f"{int(q['sig_w'])}/{int(q['sig_d'])}/{int(q['sig_l'])}" if known else ""
+            )
+            row["published_gm"] = float(q["gm_ratio"]) if q is not None and pd.notna(q.get("gm_ratio")) else np.nan
+            sig_holds = gm_holds = pd.NA
+            if r is not None and known:
+                sig_holds = _side(r["sig_wins"] - r["sig_losses"]) == _side(q["sig_w"] - q["sig_l"])
+            if r is not None and pd.notna(row["published_gm"]) and pd.notna(row["reproduced_gm"]):
+                gm_holds = _side(row["reproduced_gm"] - 1.0) == _side(row["published_gm"] - 1.0)
+            row["sig_holds"], row["gm_holds"] = sig_holds, gm_holds
+            row["holds"] = (
+                bool(sig_holds) and bool(gm_holds)
+                if sig_holds is not pd.NA and gm_holds is not pd.NA else pd.NA
+            )
+            agree = rep.loc[rep["noise"] == level, "sig_agrees"].dropna() if len(rep) else pd.Series(dtype=float)
+            row["sig_agreement"] = float(agree.mean()) if len(agree) else np.nan
+            row["sig_compared"] = len(agree)
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    for col in ("sig_holds", "gm_holds", "holds"):
+        if col in frame:
+            frame[col] = frame[col].astype("boolean")
+    return frame
+
+
+def _conclusion_line(conclusions: pd.DataFrame, rep: pd.DataFrame) -> str:
+    """How many of a table's conclusions hold, and how far its cells are (one sentence).
+
+    Only levels with both a reproduced and a published value count. The median |difference|
+    pools both algorithms' cells at every level, as the chapter-4 report does per table.
+    """
+    sig = conclusions["sig_holds"].dropna()
+    gm = conclusions["gm_holds"].dropna()
     diffs = pd.concat([rep["a_difference"], rep["b_difference"]]).abs().dropna()
     median = _fmt(diffs.median() if len(diffs) else np.nan, ".2f")
     return (
-        f"Conclusions held: Sig. W/D/L sign {sig} of {sig_n} levels, GM-ratio side {gm} of "
-        f"{gm_n}; median |reproduced − published| of the table's cells: {median} points "
-        f"({len(diffs)} cells)."
+        f"Conclusions held: Sig. W/D/L sign {int(sig.sum())} of {len(sig)} levels, GM-ratio "
+        f"side {int(gm.sum())} of {len(gm)}; median |reproduced − published| of the table's "
+        f"cells: {median} points ({len(diffs)} cells)."
     )
 
 
@@ -398,7 +409,8 @@ def render_replication(
             ["significance agrees (datasets)", *(agreement(p) for p in levels)],
         ]  # fmt: skip
         lines += [f"## {table.title}", "", markdown_table(header, body)]
-        lines += [_conclusion_line(levels, summary, pub, rep), ""]
+        mine = noise_conclusions([table], replication, published_summary)
+        lines += [_conclusion_line(mine, rep), ""]
         unmatched = sorted(set(rep.loc[rep["a_published"].isna(), "dataset"]))
         if unmatched:
             lines.append(f"No published values for: {', '.join(map(str, unmatched))}.\n")

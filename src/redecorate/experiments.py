@@ -1,0 +1,357 @@
+"""Experiment files: load, validate and resolve one YAML description of an experiment.
+
+The workflow stays thin by delegating here, and the same code serves notebooks and tests.
+Validation goes through :mod:`redecorate.config` (the one validation stack of the project:
+file, line, key path and fix in every message), against the common schema
+``workflow/schemas/experiment.schema.yaml`` merged with the experiment kind's own settings
+fragment (:class:`redecorate.kinds.ExperimentKind`). Errors are raised before any job runs:
+a typo in an algorithm or dataset name must not surface an hour later as a failed job.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import numbers
+import os
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from redecorate.config import ConfigError, ExperimentConfigError, load_yaml, load_yaml_validated
+from redecorate.kinds import ExperimentKind, UnknownKindError, get_kind
+from redecorate.protocol.job import Protocol
+
+__all__ = [
+    "COMMON_PROFILE_KEYS",
+    "LEARNER_KEY",
+    "ExperimentConfigError",
+    "ExperimentSpec",
+    "check_learner_params",
+    "experiment_schema",
+    "load_experiment",
+    "report_settings",
+    "split_algorithms",
+]
+
+COMMON_PROFILE_KEYS = ("datasets", "runs", "folds")
+"""What every scale profile may change; a kind adds its own (e.g. ``points``)."""
+
+LEARNER_KEY = "learner"
+"""The key of an ``algorithms:`` entry that names the registry learner of a labelled variant."""
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    """One experiment file, validated and resolved for a scale profile.
+
+    Attributes:
+        name: experiment name (result directory, ``experiment`` column).
+        kind: experiment family (:mod:`redecorate.kinds`); decides the unit of work and report.
+        path: the file it came from (for messages).
+        protocol: runs, folds, points, seed and datasets after the profile overlay, and
+            ``point_unit`` (``percent`` of the training fold, or ``examples``).
+        algorithms: algorithm label -> learner parameters, in file order. The label is the
+            ``algorithm`` of the records; for the old form it is the registry name itself.
+        learners: algorithm label -> learner registry name (``make_learner``'s ``name``).
+        report: the ``report:`` section (baseline, others, published tables, analyses).
+        scale: the profile the protocol was resolved for.
+        settings: the kind's own keys (its schema fragment's properties), after the profile
+            overlay, e.g. ``corruption`` of a noise experiment.
+    """
+
+    name: str
+    kind: str
+    path: Path
+    protocol: Protocol
+    algorithms: dict[str, dict[str, Any]]
+    report: dict[str, Any] = field(default_factory=dict)
+    scale: str = "thesis"
+    learners: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def learner_of(self, algorithm: str) -> str:
+        """Registry name of an algorithm label (the label itself in the old form)."""
+        return self.learners.get(algorithm, algorithm)
+
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        """Datasets of the selected profile."""
+        return self.protocol.datasets
+
+    @property
+    def runs(self) -> range:
+        """Run numbers (0-based) of the selected profile."""
+        return range(self.protocol.runs)
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """Record metrics of a learning-curve experiment (``accuracy`` unless told)."""
+        return tuple(self.settings.get("metrics") or ("accuracy",))
+
+    @property
+    def corruption(self) -> str | None:
+        """The Chapter-5 corruption of a noise experiment; None for other kinds."""
+        return self.settings.get("corruption")
+
+    @property
+    def experiment_kind(self) -> ExperimentKind:
+        """The registered :class:`~redecorate.kinds.ExperimentKind` of this experiment."""
+        return get_kind(self.kind)
+
+
+def experiment_schema(base: Mapping[str, Any], kind: ExperimentKind) -> dict[str, Any]:
+    """The common experiment schema with one kind's settings merged in.
+
+    The kind's ``properties`` become top-level keys, its ``required`` are added, its
+    ``profile_properties`` become keys a profile may override, and its ``allOf`` conditions
+    are appended. The common schema forbids unknown keys, so a key of another kind (a noise
+    ``corruption`` in a passive file) is reported as such.
+    """
+    schema = copy.deepcopy(dict(base))
+    fragment = kind.schema
+    schema.setdefault("properties", {}).update(copy.deepcopy(fragment.get("properties", {})))
+    schema["required"] = [*schema.get("required", []), *fragment.get("required", [])]
+    profiles = schema["properties"]["profiles"]["additionalProperties"]
+    profiles.setdefault("properties", {}).update(copy.deepcopy(fragment.get("profile_properties", {})))
+    conditions = [*schema.get("allOf", []), *copy.deepcopy(fragment.get("allOf", []))]
+    if conditions:
+        schema["allOf"] = conditions
+    schema["title"] = f"{schema.get('title', 'experiment file')} + kind {kind.name!r}"
+    return schema
+
+
+def _check_names(
+    names: Iterable[str], known: Iterable[str] | None, what: str, key: str, source: str
+) -> None:
+    if known is None:
+        return
+    known_set = set(known)
+    unknown = [n for n in names if n not in known_set]
+    if unknown:
+        raise ExperimentConfigError(
+            f"{source}: key '{key}': unknown {what} {', '.join(map(repr, unknown))}; "
+            f"known: {', '.join(sorted(known_set))}"
+        )
+
+
+def _kind_of(data: Any, source: str) -> ExperimentKind:
+    name = data.get("kind", "passive") if isinstance(data, Mapping) else "passive"
+    try:
+        return get_kind(str(name))
+    except UnknownKindError as exc:
+        raise ExperimentConfigError(f"{source}: key 'kind': {exc}") from None
+
+
+def load_experiment(
+    path: str | os.PathLike[str],
+    *,
+    schema: Mapping[str, Any] | str | os.PathLike[str],
+    scale: str = "thesis",
+    known_algorithms: Iterable[str] | None = None,
+    known_datasets: Iterable[str] | None = None,
+) -> ExperimentSpec:
+    """Load an experiment file, validate it and resolve the protocol for ``scale``.
+
+    Args:
+        path: the experiment YAML file.
+        schema: the common experiment schema (``workflow/schemas/experiment.schema.yaml``, or
+            its parsed mapping); the kind's fragment is merged in (:func:`experiment_schema`).
+        scale: ``thesis`` or a profile name defined under ``profiles:``.
+        known_algorithms: learner registry names; unknown algorithms are an error.
+        known_datasets: dataset registry keys; unknown datasets (in the main list or any
+            profile, so a typo in an unused profile is caught too) are an error.
+    """
+    p = Path(path)
+    source = f"experiment file {p}"
+    try:
+        raw = load_yaml(p)
+        kind = _kind_of(raw, source)
+        base = schema if isinstance(schema, Mapping) else load_yaml(schema)
+        data = load_yaml_validated(p, experiment_schema(base, kind))
+    except ExperimentConfigError:
+        raise
+    except ConfigError as exc:
+        raise ExperimentConfigError(f"invalid {source}:\n{exc}") from None
+    learners, algorithms = split_algorithms(data["algorithms"])
+    for label, learner in learners.items():
+        labelled = isinstance(data["algorithms"][label], Mapping) and LEARNER_KEY in data["algorithms"][label]
+        key = f"algorithms.{label}.learner" if labelled else "algorithms"
+        _check_names([learner], known_algorithms, "algorithm", key, source)
+    _check_names(data["datasets"], known_datasets, "dataset", "datasets", source)
+    profiles = data.get("profiles") or {}
+    for profile, overlay in profiles.items():
+        _check_names(
+            (overlay or {}).get("datasets", []),
+            known_datasets,
+            "dataset",
+            f"profiles.{profile}.datasets",
+            source,
+        )
+    report = dict(data.get("report") or {})
+    if "baseline" in report:
+        _check_names([report["baseline"]], algorithms, "algorithm", "report.baseline", source)
+    if "others" in report:
+        _check_names(report["others"], algorithms, "algorithm", "report.others", source)
+    for i, pair in enumerate(report.get("comparisons") or []):
+        names = [pair.get("a"), pair.get("b")]
+        _check_names(names, algorithms, "algorithm", f"report.comparisons[{i}]", source)
+    if "analyses" in report:
+        from redecorate.report.analyses import ANALYSES
+
+        _check_names(report["analyses"], ANALYSES, "analysis", "report.analyses", source)
+    if scale != "thesis" and scale not in profiles:
+        raise ExperimentConfigError(
+            f"{source}: key 'profiles': no profile {scale!r} for scale={scale!r}; "
+            f"available scales: thesis{''.join(', ' + n for n in profiles)}"
+        )
+    if kind.name != "passive" and "point_unit" in data:
+        raise ExperimentConfigError(
+            f"{source}: key 'point_unit': only kind passive has learning-curve points; "
+            f"kind {kind.name!r} does not take it"
+        )
+    protocol = Protocol.from_experiment(data, scale, points_key=kind.points_key)
+    own = set(kind.schema.get("properties", {}))
+    settings = {k: copy.deepcopy(v) for k, v in data.items() if k in own}
+    if scale != "thesis":
+        settings.update({k: v for k, v in (profiles[scale] or {}).items() if k in own})
+    spec = ExperimentSpec(
+        name=data["name"],
+        kind=str(data.get("kind", "passive")),
+        path=p,
+        protocol=protocol,
+        algorithms=algorithms,
+        report=report,
+        scale=scale,
+        learners=learners,
+        settings=settings,
+    )
+    if kind.check is not None:
+        kind.check(spec)
+    return spec
+
+
+def _expected_type(annotation: Any) -> tuple[type, ...] | None:
+    """The plain types a constructor annotation allows (None when it cannot be told)."""
+    if isinstance(annotation, str):
+        text = annotation.replace(" ", "")
+        names = {"int": (numbers.Integral,), "float": (numbers.Real,), "bool": (bool,),
+                 "str": (str,)}  # fmt: skip
+        parts = text.split("|")
+        if all(part in names or part == "None" for part in parts):
+            allowed: tuple[type, ...] = ()
+            for part in parts:
+                allowed += names.get(part, (type(None),))
+            return allowed
+        return None
+    if annotation in (int, float, bool, str):
+        return {int: (numbers.Integral,), float: (numbers.Real,)}.get(annotation, (annotation,))
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        allowed = ()
+        for arg in typing.get_args(annotation):
+            sub = _expected_type(arg) if arg is not type(None) else (type(None),)
+            if sub is None:
+                return None
+            allowed += sub
+        return allowed
+    return None
+
+
+def _check_param_types(cls: type, params: Mapping[str, Any], where: str) -> None:
+    """A parameter of the wrong type (``n_estimators: fifteen``) fails before any job.
+
+    Checked against the constructor's annotations where they are plain (int, float, bool,
+    str, unions with None); a bool is not accepted where a number is meant.
+    """
+    signature = inspect.signature(cls.__init__)
+    for name, value in params.items():
+        parameter = signature.parameters.get(name)
+        if parameter is None or parameter.annotation is inspect.Parameter.empty:
+            continue
+        allowed = _expected_type(parameter.annotation)
+        if allowed is None:
+            continue
+        numeric = any(t in (numbers.Integral, numbers.Real) for t in allowed)
+        if isinstance(value, bool) and numeric and bool not in allowed:
+            ok = False
+        else:
+            ok = isinstance(value, allowed)
+        if not ok:
+            wanted = " or ".join(
+                sorted({"None" if t is type(None) else {numbers.Integral: "an integer",
+                        numbers.Real: "a number"}.get(t, t.__name__) for t in allowed})
+            )  # fmt: skip
+            raise ExperimentConfigError(
+                f"{where}: parameter {name!r} must be {wanted}, got {value!r} "
+                f"({type(value).__name__}); fix: write it as a YAML {wanted.split(' or ')[0]}"
+            )
+
+
+def check_learner_params(spec: ExperimentSpec) -> None:
+    """Build every learner of ``spec`` once, so a misspelt or wrong-typed parameter fails
+    before any job.
+
+    Raises:
+        ExperimentConfigError: naming the file, the key ``algorithms.LABEL`` and the
+            registry's message (unknown learner or parameter, with close matches), or the
+            parameter whose value has the wrong type.
+    """
+    from redecorate.learners.registry import ALGORITHMS, make_learner
+
+    for label, params in spec.algorithms.items():
+        key = f"algorithms.{label}"
+        where = f"experiment file {spec.path}: key '{key}'"
+        entry = ALGORITHMS.get(spec.learner_of(label))
+        if entry is not None:
+            _check_param_types(entry.load(), params, where)
+        try:
+            make_learner(spec.learner_of(label), params, 0, where=f"{spec.path}, key '{key}'")
+        except (TypeError, ValueError) as exc:
+            raise ExperimentConfigError(f"{where}: {exc}") from None
+
+
+def split_algorithms(
+    entries: Mapping[str, Any],
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """``algorithms:`` -> (label -> registry name, label -> constructor parameters).
+
+    Two forms may be mixed in one file: ``j48: {}`` (the label is the registry name) and
+    ``decorate_norej: {learner: decorate, rejection: false}`` (a labelled variant: the
+    ``learner`` key names the registry entry, every other key is a parameter). The labelled
+    form exists because a mapping keyed by registry name cannot hold two DECORATE variants
+    side by side, which §4.6-4.7 compare.
+    """
+    learners: dict[str, str] = {}
+    params: dict[str, dict[str, Any]] = {}
+    for label, entry in entries.items():
+        values = dict(entry or {})
+        learners[label] = str(values.pop(LEARNER_KEY, label))
+        params[label] = values
+    return learners, params
+
+
+def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """What an experiment's report needs, as one JSON-able mapping (the report rule's params).
+
+    The same keys for every kind: the kind's report reads what it needs, and the named
+    analyses (:mod:`redecorate.report.analyses`) read ``experiment``, ``datasets``,
+    ``algorithm_params``, ``points``, ``published_dir`` and ``analysis_options``.
+    """
+    published = Path(published_dir)
+    return {
+        "experiment": spec.name,
+        "kind": spec.kind,
+        "scale": spec.scale,
+        "datasets": list(spec.datasets),
+        "algorithms": list(spec.algorithms),
+        "algorithm_params": {name: dict(params) for name, params in spec.algorithms.items()},
+        "points": list(spec.protocol.points),
+        "report": dict(spec.report),
+        "analysis_options": dict(spec.report.get("analysis_options", {})),
+        "published_dir": str(published),
+        "published": [str(published / name) for name in spec.report.get("published", [])],
+        "settings": dict(spec.settings),
+    }

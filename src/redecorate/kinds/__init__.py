@@ -1,0 +1,68 @@
+"""The experiment-kind registry: ``kind:`` of an experiment file -> :class:`ExperimentKind`.
+
+Every experiment family plugs into the same workflow (one job rule, one combine rule, one
+report rule) by registering one kind here; ``docs/adding-an-experiment-kind.md`` walks
+through it. Kinds are resolved lazily from ``"module:attribute"`` strings, as the report
+analyses are, so reading an experiment file does not import every family's learners.
+
+A kind defined outside this package (a user's own study) is named in the experiment file by
+its import path, ``kind: my_package.my_module:MY_KIND``; it must be importable wherever the
+jobs run (installed, or on ``PYTHONPATH``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
+
+__all__ = [
+    "KINDS",
+    "DatasetShape",
+    "ExperimentKind",
+    "Progress",
+    "ReportOutputs",
+    "Unit",
+    "UnknownKindError",
+    "get_kind",
+]
+
+KINDS: Mapping[str, str] = MappingProxyType({
+    "passive": "redecorate.kinds.passive:PASSIVE",  # §4.1 learning curves (ch. 4)
+    "noise": "redecorate.kinds.noise:NOISE",  # §5.1 imperfect data (ch. 5)
+})
+"""Registered kinds: name -> ``"module:attribute"`` of its :class:`ExperimentKind`."""
+
+
+class UnknownKindError(ValueError):
+    """A ``kind:`` that is neither registered nor an importable ``module:attribute``."""
+
+
+def get_kind(name: str) -> ExperimentKind:
+    """The kind called ``name``: a registered name, or a ``module:attribute`` path."""
+    target = KINDS.get(name)
+    if target is None and ":" not in str(name):
+        close = difflib.get_close_matches(str(name), list(KINDS), n=2, cutoff=0.5)
+        hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+        raise UnknownKindError(
+            f"unknown experiment kind {name!r}; registered kinds: {', '.join(KINDS)}, or "
+            f"'module:attribute' of an ExperimentKind defined elsewhere.{hint}"
+        )
+    module_name, _, attribute = (target or str(name)).partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        kind = getattr(module, attribute)
+    except (ImportError, AttributeError) as exc:
+        raise UnknownKindError(
+            f"experiment kind {name!r}: cannot import {module_name}:{attribute} ({exc}); a kind "
+            "defined outside redecorate must be importable where the jobs run"
+        ) from exc
+    if not isinstance(kind, ExperimentKind):
+        raise UnknownKindError(
+            f"experiment kind {name!r}: {module_name}:{attribute} is a {type(kind).__name__}, "
+            "not a redecorate.kinds.ExperimentKind"
+        )
+    return kind
