@@ -28,8 +28,8 @@ from redecorate.corrupt import (
     n_draws,
     present_classes,
 )
+from redecorate.kinds.noise import run_noise_job
 from redecorate.protocol import RECORD_COLUMNS, run_folds
-from redecorate.protocol.noise import run_noise_job
 
 
 class _Data:

@@ -13,9 +13,9 @@ import pytest
 from scipy import stats as scipy_stats
 from test_protocol import Recorder, iris_like
 
+from redecorate.experiments import ExperimentConfigError, load_experiment
 from redecorate.protocol import JobError, Protocol, curve_sizes, run_folds, run_job
 from redecorate.protocol.curve import example_size
-from redecorate.protocol.experiment import ExperimentConfigError, load_experiment
 from redecorate.report.diversity_study import (
     diversity_correlation,
     diversity_win_loss,
@@ -364,7 +364,7 @@ def test_the_two_analyses_are_registered() -> None:
 @pytest.mark.parametrize("scale", ["thesis", "quick", "smoke"])
 def test_section_4_4_experiment_files_load(scale: str) -> None:
     from redecorate.data import load_registry
-    from redecorate.protocol.experiment import check_learner_params
+    from redecorate.experiments import check_learner_params
 
     registry = load_registry(REPO / "config" / "datasets.yaml")
     names = registry.names() if callable(getattr(registry, "names", None)) else list(registry)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from redecorate.protocol.experiment import check_learner_params, load_experiment
+from redecorate.experiments import check_learner_params, load_experiment
 from redecorate.report.analyses import ANALYSES, run_analyses
 from redecorate.report.ensemble_size import (
     FIGURE_STEM,

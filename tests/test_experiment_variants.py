@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from redecorate.protocol.experiment import (
+from redecorate.experiments import (
     ExperimentConfigError,
     check_learner_params,
     load_experiment,

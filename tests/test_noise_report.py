@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from redecorate.corrupt.report import (
+from redecorate.experiments import ExperimentConfigError, load_experiment
+from redecorate.report.noise import (
     THESIS_CH5_DATASETS,
     load_published,
     noise_comparison_tables,
@@ -22,7 +23,6 @@ from redecorate.corrupt.report import (
     replication_frame,
     write_noise_tables,
 )
-from redecorate.protocol.experiment import ExperimentConfigError, load_experiment
 from redecorate.stats import error_from_accuracy, geometric_mean_error_ratio
 
 REPO = Path(__file__).resolve().parents[1]
@@ -216,7 +216,7 @@ def test_tables_and_replication_against_published(tmp_path: Path, published) -> 
 
 
 def test_n_test_is_not_inferred_from_noise_levels() -> None:
-    from redecorate.corrupt.report import n_test_from_records
+    from redecorate.report.noise import n_test_from_records
 
     records = synthetic_records({"decorate": 95.0, "j48": 90.0})
     assert n_test_from_records(records) == {"iris": 50.0}  # 100 training rows, 3 folds
@@ -229,7 +229,7 @@ def test_n_test_is_not_inferred_from_noise_levels() -> None:
 
 def test_conclusion_line_counts_held_conclusions_and_the_median_difference() -> None:
     """Hand-made table: level 0 agrees on both, level 20 on the GM side only, 40 unpublished."""
-    from redecorate.corrupt.report import _conclusion_line
+    from redecorate.report.noise import _conclusion_line
 
     summary = pd.DataFrame(
         {"sig_wins": [3, 1, 5], "sig_losses": [1, 2, 0], "gm_error_ratio": [0.9, 0.95, 0.8]},

@@ -23,7 +23,6 @@ from redecorate.protocol import (
     RECORD_COLUMNS,
     JobError,
     Protocol,
-    atomic_path,
     curve_size,
     curve_sizes,
     derive_seed,
@@ -33,8 +32,8 @@ from redecorate.protocol import (
     seed_sequence,
     stratified_folds,
     training_order,
-    write_parquet_atomic,
 )
+from redecorate.util import atomic_path, write_parquet_atomic
 
 THESIS_POINTS = [1, 2, 5, 10, 20, 30, 40, 50, 75, 100]
 
@@ -403,7 +402,7 @@ THESIS_DATASETS = ["anneal", "audio", "autos", "breast-w", "credit-a", "glass", 
 
 
 def test_ch4_experiment_file_is_the_thesis_protocol() -> None:
-    from redecorate.protocol.experiment import load_experiment
+    from redecorate.experiments import load_experiment
 
     spec = load_experiment(CH4, schema=EXPERIMENT_SCHEMA)
     assert spec.name == "ch4_passive" and spec.kind == "passive"
@@ -456,7 +455,7 @@ points: [50, 100]
 def test_experiment_errors_name_file_and_key(
     tmp_path, extra: str, known_algorithms, known_datasets, expected: str
 ) -> None:
-    from redecorate.protocol.experiment import ExperimentConfigError, load_experiment
+    from redecorate.experiments import ExperimentConfigError, load_experiment
 
     lines = [line for line in _MINIMAL.strip().splitlines() if line.split(":")[0] != extra.split(":")[0]]
     path = _write(tmp_path, "\n".join([*lines, extra]) + "\n")
@@ -468,7 +467,7 @@ def test_experiment_errors_name_file_and_key(
 
 def test_experiment_unknown_scale_is_an_error(tmp_path) -> None:
     from redecorate.config import ConfigError
-    from redecorate.protocol.experiment import load_experiment
+    from redecorate.experiments import load_experiment
 
     path = _write(tmp_path, _MINIMAL)
     with pytest.raises(ConfigError, match="no profile 'quick'"):

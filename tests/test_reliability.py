@@ -75,8 +75,10 @@ def test_sigkill_mid_run_then_plain_rerun_finishes_without_recomputing(
 ) -> None:
     workdir = tmp_path / "killed"
     workdir.mkdir()
-    # A plain `snakemake --cores 2` (the repository's default workflow profile applies).
-    command = smoke.snakemake_command(workdir, "--config", *smoke.SMOKE_CONFIG, cores=2, profile=True)
+    # A plain `snakemake --cores 2` (the repository's default workflow profile applies), with
+    # one unit per job so that there is a mid-run to kill in.
+    config = ("--config", *smoke.SMOKE_CONFIG, smoke.ONE_UNIT_PER_JOB)
+    command = smoke.snakemake_command(workdir, *config, cores=2, profile=True)
     with (tmp_path / "killed.log").open("w") as log:
         process = subprocess.Popen(
             command, stdout=log, stderr=subprocess.STDOUT, env=smoke.snakemake_env(), start_new_session=True
@@ -105,7 +107,7 @@ def test_sigkill_mid_run_then_plain_rerun_finishes_without_recomputing(
     assert finished_jobs, "nothing had completed before the kill"
     assert len(finished_jobs) < 10, "everything had completed before the kill"
 
-    rerun = smoke.run_snakemake(workdir, "--config", *smoke.SMOKE_CONFIG, cores=2, profile=True)
+    rerun = smoke.run_snakemake(workdir, *config, cores=2, profile=True)
     text = smoke.output_of(rerun)
     assert rerun.returncode == 0, text[-5000:]
     # Nothing that had completed was recomputed: same files (mtimes) and not in the job list.
@@ -115,11 +117,11 @@ def test_sigkill_mid_run_then_plain_rerun_finishes_without_recomputing(
         relative = str(path.relative_to(workdir))
         assert not [line for line in scheduled if relative in line], f"{relative} was scheduled again"
     counts = _rule_counts(text)
-    assert counts.get("passive_job") == 10 - len(finished_jobs), (counts, text[-3000:])
+    assert counts.get("experiment_job") == 10 - len(finished_jobs), (counts, text[-3000:])
     prepared = {p.stem for p in finished if p.parent.name == "prepared"}
     both = [name for name in prepared if {f"{name}.parquet", f"{name}.json"} <= {p.name for p in finished}]
     assert counts.get("prepare_dataset", 0) == 2 - len(both), counts
-    # ... and the result is the uninterrupted run's.
+    # ... and the result is the uninterrupted run's (packed into 2 jobs, not 10).
     smoke.assert_same_records(
         smoke.results_dir(smoke_reference) / "records.parquet",
         smoke.results_dir(workdir) / "records.parquet",
@@ -145,6 +147,7 @@ def test_results_directory_carries_provenance(smoke_reference: Path) -> None:
     provenance = json.loads((results / "provenance.json").read_text(encoding="utf-8"))
     assert provenance["experiment"]["name"] == smoke.EXPERIMENT
     assert provenance["experiment"]["settings"]["seed"] == 20050801
+    assert provenance["experiment"]["settings"]["jobs"] == {"iris": 1, "labor": 1}
     assert provenance["seeds"]["experiment_seed"] == 20050801
     assert re.fullmatch(r"[0-9a-f]{64}", provenance["config"]["sha256"])
     assert provenance["config"]["values"]["scale"] == "smoke"
@@ -156,7 +159,10 @@ def test_results_directory_carries_provenance(smoke_reference: Path) -> None:
         assert "mirror" in dataset["source"]
     assert provenance["machine"]["hostname"]
     jobs = {job["job"]: job for job in provenance["jobs"]}
-    assert len([name for name in jobs if name.startswith("passive_job/")]) == 10
+    # iris and labor are small: all 5 algorithms x 1 run of each in one job.
+    assert sorted(name for name in jobs if name.startswith("experiment_job/")) == [
+        "experiment_job/iris/chunk0", "experiment_job/labor/chunk0"
+    ]
     assert {"prepare_dataset/iris", "combine_records", "report_experiment"} <= set(jobs)
     for job in jobs.values():
         assert job["wall_s"] is not None and job["wall_s"] > 0, job

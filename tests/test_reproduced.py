@@ -16,8 +16,8 @@ import pytest
 from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
 
 from redecorate.data import load_dataset
+from redecorate.experiments import load_experiment
 from redecorate.protocol import run_job
-from redecorate.protocol.experiment import load_experiment
 
 REPO = Path(__file__).resolve().parents[1]
 REPRODUCED = REPO / "reproduced" / "ch4_passive" / "records.parquet"

@@ -135,10 +135,10 @@ def test_smoke_profile_through_slurm_matches_local_run(smoke_reference: Path, tm
         assert state == "COMPLETED" and account == ACCOUNT and int(cpus) >= 1, (job_id, state, account)
     assert len({row[1] for row in rows}) == 1, "all jobs carry the one run's name"
 
-    # Tiny jobs were grouped: 16 workflow steps (2 prepare, 10 passive, 3 aggregate, all) in a
-    # handful of cluster jobs (one per group: prepare, passive, aggregate).
-    assert len(ids) <= 4, f"{len(ids)} SLURM jobs for the smoke run; grouping did not apply"
-    assert "group_passive" in text and "group_aggregate" in text
+    # Jobs were grouped: 7 workflow steps (2 prepare, 2 experiment jobs, 3 aggregate) in
+    # exactly one cluster job per group (prepare, jobs, aggregate), as the README states.
+    assert len(ids) == 3, f"{len(ids)} SLURM jobs for the smoke run; grouping did not apply"
+    assert "group_prepare" in text and "group_jobs" in text and "group_aggregate" in text
 
     # Same records as the local --cores 2 run, job by job and combined.
     smoke.assert_same_records(

@@ -66,16 +66,17 @@ def test_smoke_run_produces_every_output(smoke_run) -> None:
     for dataset in SMOKE["datasets"]:
         assert (workdir / "data" / "prepared" / f"{dataset}.parquet").is_file()
         assert (workdir / "data" / "prepared" / f"{dataset}.json").is_file()
-        for algorithm in ALGORITHMS:
-            assert (results / "records" / dataset / algorithm / "run0.parquet").is_file()
-            assert (results / "logs" / dataset / algorithm / "run0.log").is_file()
-            assert (results / "benchmarks" / dataset / algorithm / "run0.tsv").is_file()
+        # Small datasets: every unit (algorithm x run) in one job (redecorate.kinds.jobs).
+        assert (results / "records" / dataset / "chunk0.parquet").is_file()
+        assert (results / "logs" / dataset / "chunk0.log").is_file()
+        assert (results / "benchmarks" / dataset / "chunk0.tsv").is_file()
     for name in ("records.parquet", "summary.csv", "replication.md", "replication.csv"):
         assert (results / name).is_file(), name
     assert (results / "tables").is_dir() and (results / "figures").is_dir()
-    # Progress: one line per finished fold in each job log.
-    log = (results / "logs" / "labor" / "decorate" / "run0.log").read_text()
-    assert log.count("fold ") >= SMOKE["folds"] and "fold 3/3" in log
+    # Progress: one line per finished fold and one per finished unit in each job log.
+    log = (results / "logs" / "labor" / "chunk0.log").read_text()
+    assert "labor decorate run 0 fold 3/3" in log
+    assert f"unit {len(ALGORITHMS)}/{len(ALGORITHMS)} (algorithm=" in log and "left" in log
 
     records = pd.read_parquet(results / "records.parquet")
     expected_rows = len(SMOKE["datasets"]) * len(ALGORITHMS) * SMOKE["runs"] * SMOKE["folds"] * len(SMOKE["points"])
@@ -108,7 +109,7 @@ def test_second_invocation_has_nothing_to_do(smoke_run) -> None:
 def test_rerunning_a_job_gives_bit_identical_values(smoke_run) -> None:
     workdir, first = smoke_run
     assert first.returncode == 0, output_of(first)[-3000:]
-    target = workdir / "results" / "ch4_passive" / "records" / "labor" / "decorate" / "run0.parquet"
+    target = workdir / "results" / "ch4_passive" / "records" / "labor" / "chunk0.parquet"
     before = pd.read_parquet(target)
     result = snakemake(
         workdir, "--config", *smoke.SMOKE_CONFIG, "--force", str(target.relative_to(workdir)),
@@ -168,14 +169,23 @@ def test_schema_violation_names_file_and_key(tmp_path: Path) -> None:
 
 
 def test_dry_run_of_the_thesis_plans_every_job(tmp_path: Path) -> None:
-    """ch4_passive at thesis scale: 15 datasets x 5 algorithms x 10 runs passive jobs."""
-    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
+    """ch4_passive at thesis scale: the 15 x 5 x 10 = 750 units of work, packed into jobs."""
+    from redecorate.data import load_registry
+    from redecorate.experiments import load_experiment
+    from redecorate.kinds.jobs import plan_experiment
+
+    spec = load_experiment(EXPERIMENT, schema=REPO / "workflow" / "schemas" / "experiment.schema.yaml")
+    plan = plan_experiment(spec, load_registry(REPO / "config" / "datasets.yaml"))
+    units = [(d, u["algorithm"], u["run"]) for d, chunks in plan.items() for c in chunks for u in c.units]
+    assert len(units) == len(set(units)) == 15 * 5 * 10  # every unit exactly once
+    jobs = sum(len(chunks) for chunks in plan.values())
+    assert len(plan["iris"]) == 1 and len(plan["splice"]) > 10  # small: one job; large: many
     result = snakemake(
         tmp_path, "--dry-run", "--quiet", "rules", "--config", "experiments=[ch4_passive]", timeout=300
     )
     text = output_of(result)
     assert result.returncode == 0, text[-3000:]
-    assert any(line.split()[:2] == ["passive_job", "750"] for line in text.splitlines()), text[-3000:]
+    assert any(line.split()[:2] == ["experiment_job", str(jobs)] for line in text.splitlines()), text[-3000:]
     assert any(line.split()[:2] == ["prepare_dataset", "15"] for line in text.splitlines()), text[-3000:]
 
 
@@ -220,10 +230,10 @@ def test_a_failing_job_keeps_the_completed_outputs(tmp_path: Path) -> None:
     assert result.returncode != 0, text[-3000:]
     assert "labor" in text
     results = tmp_path / "results" / "partial"
-    iris = results / "records" / "iris" / "j48" / "run0.parquet"
+    iris = results / "records" / "iris" / "chunk0.parquet"
     assert iris.is_file(), text[-3000:]
     assert len(pd.read_parquet(iris)) == 3 * 2
-    assert not (results / "records" / "labor" / "j48" / "run0.parquet").exists()
+    assert not (results / "records" / "labor" / "chunk0.parquet").exists()
     assert not (tmp_path / "data" / "prepared" / "labor.parquet").exists()
     assert not (results / "records.parquet").exists(), "no aggregate of incomplete records"
     log = (tmp_path / "data" / "logs" / "prepare_labor.log").read_text()
@@ -251,10 +261,10 @@ def test_the_report_of_a_partial_run_marks_what_is_missing(tmp_path: Path) -> No
     status = pd.read_csv(tmp_path / "results" / "run_status.csv")
     assert set(status["experiment"]) == {"partial"}
     by_job = status.set_index("job")
-    assert {"prepare_dataset/labor", "passive_job/labor/j48/run0", "combine_records"} <= set(by_job.index)
-    assert "passive_job/iris/j48/run0" not in by_job.index  # it finished
+    assert {"prepare_dataset/labor", "experiment_job/labor/chunk0", "combine_records"} <= set(by_job.index)
+    assert "experiment_job/iris/chunk0" not in by_job.index  # it finished
     assert "labor" in by_job.loc["prepare_dataset/labor", "last_error"]
-    assert "did not run" in by_job.loc["passive_job/labor/j48/run0", "last_error"]
+    assert "did not run" in by_job.loc["experiment_job/labor/chunk0", "last_error"]
 
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     embedded = smoke.embedded_results(html)

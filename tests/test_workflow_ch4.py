@@ -11,7 +11,7 @@ from test_workflow import output_of, snakemake
 
 pytestmark = pytest.mark.workflow
 
-# experiment -> passive jobs at the thesis scale (datasets x algorithms x runs)
+# experiment -> units of work at the thesis scale (datasets x algorithms x runs)
 THESIS_JOBS = {
     "ch4_no_rejection": 15 * 5 * 10,
     "ch4_artificial": 15 * 5 * 10,
@@ -36,8 +36,21 @@ def test_dry_run_plans_every_chapter4_study(tmp_path: Path) -> None:
     result = _plan(tmp_path, f"experiments=[{selected}]")
     text = output_of(result)
     assert result.returncode == 0, text[-3000:]
-    jobs = sum(THESIS_JOBS.values())
-    assert any(line.split()[:2] == ["passive_job", str(jobs)] for line in text.splitlines()), text[-3000:]
+    from redecorate.data import load_registry
+    from redecorate.experiments import load_experiment
+    from redecorate.kinds.jobs import plan_experiment
+
+    repo = Path(__file__).resolve().parents[1]
+    registry = load_registry(repo / "config" / "datasets.yaml")
+    jobs = 0
+    for name, n_units in THESIS_JOBS.items():
+        spec = load_experiment(repo / "config" / "experiments" / f"{name}.yaml",
+                               schema=repo / "workflow" / "schemas" / "experiment.schema.yaml")
+        plan = plan_experiment(spec, registry)
+        assert sum(len(c.units) for chunks in plan.values() for c in chunks) == n_units, name
+        jobs += sum(len(chunks) for chunks in plan.values())
+    assert jobs < sum(THESIS_JOBS.values())  # units are packed into fewer jobs
+    assert any(line.split()[:2] == ["experiment_job", str(jobs)] for line in text.splitlines()), text[-3000:]
 
 
 def test_misspelt_variant_parameter_names_file_and_key(tmp_path: Path) -> None:

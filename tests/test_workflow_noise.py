@@ -55,12 +55,13 @@ def noise_run(
 def test_noise_smoke_run_produces_the_chapter_5_outputs(noise_run) -> None:
     workdir, result = noise_run
     assert result.returncode == 0, output_of(result)[-5000:]
-    assert "noise_job" in output_of(result) and "report_noise" in output_of(result)
+    assert "experiment_job" in output_of(result) and "report_experiment" in output_of(result)
     results = workdir / "results" / EXPERIMENT
     for dataset in DATASETS:
-        for algorithm in ALGORITHMS:
-            assert (results / "records" / dataset / algorithm / "run0.parquet").is_file()
-            assert (results / "benchmarks" / dataset / algorithm / "run0.tsv").is_file()
+        assert (results / "records" / dataset / "chunk0.parquet").is_file()
+        assert (results / "benchmarks" / dataset / "chunk0.tsv").is_file()
+    for name in ("replication.md", "replication.csv", "replication_conclusions.csv"):
+        assert (results / name).is_file(), name
     records = pd.read_parquet(results / "records.parquet")
     assert len(records) == len(DATASETS) * len(ALGORITHMS) * 3 * len(LEVELS)
     assert sorted(records["point"].unique().tolist()) == LEVELS, "point = noise level"
@@ -104,5 +105,6 @@ def test_chapter_4_and_5_experiments_are_selected_together(tmp_path: Path) -> No
     )  # fmt: skip
     text = output_of(result)
     assert result.returncode == 0, text[-3000:]
-    assert "passive_job" in text and "noise_job" in text and "report_noise" in text
-    assert "results/ch5_missing/records/labor/decorate/run0.parquet" in text
+    assert "experiment_job" in text and "report_experiment" in text
+    assert "results/ch5_missing/records/labor/chunk0.parquet" in text
+    assert "results/ch4_passive/records/labor/chunk0.parquet" in text

@@ -176,6 +176,8 @@ def load_experiment(
     except ConfigError as exc:
         raise ExperimentConfigError(f"invalid {source}:\n{exc}") from None
     learners, algorithms = split_algorithms(data["algorithms"])
+    if not kind.algorithms_are_learners:
+        known_algorithms = None
     for label, learner in learners.items():
         labelled = isinstance(data["algorithms"][label], Mapping) and LEARNER_KEY in data["algorithms"][label]
         key = f"algorithms.{label}.learner" if labelled else "algorithms"
@@ -301,6 +303,8 @@ def check_learner_params(spec: ExperimentSpec) -> None:
     """
     from redecorate.learners.registry import ALGORITHMS, make_learner
 
+    if not spec.experiment_kind.algorithms_are_learners:
+        return
     for label, params in spec.algorithms.items():
         key = f"algorithms.{label}"
         where = f"experiment file {spec.path}: key '{key}'"

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from redecorate.corrupt._common import n_draws
 from redecorate.corrupt.class_noise import add_class_noise, present_classes
+from redecorate.corrupt.draws import n_draws
 from redecorate.corrupt.feature_noise import add_feature_noise, column_statistics
 from redecorate.corrupt.missing import add_missing_features
 from redecorate.protocol.seeds import seed_sequence

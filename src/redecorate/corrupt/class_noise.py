@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from redecorate.corrupt._common import SeedLike, generator, n_draws
+from redecorate.corrupt.draws import SeedLike, generator, n_draws
 
 __all__ = ["add_class_noise", "present_classes"]
 

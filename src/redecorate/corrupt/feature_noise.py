@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from redecorate.corrupt._common import (
+from redecorate.corrupt.draws import (
     SeedLike,
     generator,
     last_occurrence,

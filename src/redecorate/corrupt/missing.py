@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from redecorate.corrupt._common import SeedLike, generator, n_draws, numeric_copy
+from redecorate.corrupt.draws import SeedLike, generator, n_draws, numeric_copy
 
 __all__ = ["add_missing_features"]
 

@@ -92,6 +92,10 @@ class ExperimentKind:
         check: ``spec -> None``: checks across keys that a schema cannot express; raises
             :class:`redecorate.config.ConfigError` naming the file and key.
         record_columns: columns the kind's records carry after the common ones.
+        algorithms_are_learners: whether the ``algorithms:`` entries are learners of
+            :mod:`redecorate.learners.registry` (checked, with their parameters, before any
+            job). A kind whose ``algorithms`` name something else (active-learning systems,
+            a baseline rule) sets False and checks them in ``check``.
     """
 
     name: str
@@ -105,3 +109,4 @@ class ExperimentKind:
     points_key: str | None = "points"
     check: Callable[[Any], None] | None = None
     record_columns: tuple[str, ...] = field(default_factory=tuple)
+    algorithms_are_learners: bool = True

@@ -33,7 +33,7 @@ import matplotlib.style
 import numpy as np
 import pandas as pd
 
-from redecorate.report.figures import MARKERS, _new_figure, _save
+from redecorate.report.figures import MARKERS, new_figure, save_figure
 from redecorate.report.tables import markdown_table, point_label
 from redecorate.stats.summary import check_records
 
@@ -228,7 +228,7 @@ def plot_ensemble_size(
     nrows = max(1, math.ceil(len(present) / ncols))
     by_name = levels.set_index("dataset")
     with matplotlib.style.context("default"):
-        fig = _new_figure((3.3 * ncols, 2.7 * nrows + 0.5))
+        fig = new_figure((3.3 * ncols, 2.7 * nrows + 0.5))
         axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel()
         for i, ax in enumerate(axes):
             if i >= len(present):
@@ -255,7 +255,7 @@ def plot_ensemble_size(
             f"DECORATE at different ensemble sizes ({point_label(point)} of the training data)",
             fontsize=11,
         )
-        return _save(fig, stem, formats)
+        return save_figure(fig, stem, formats)
 
 
 def _fmt(value: Any, decimals: int = 2) -> str:

@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 from redecorate.report.tables import display_name, point_label
 from redecorate.stats.summary import check_records
 
-__all__ = ["scatter_plot", "learning_curves", "write_figures", "SAVE_METADATA"]
+__all__ = ["MARKERS", "SAVE_METADATA", "learning_curves", "new_figure", "save_figure", "scatter_plot", "write_figures"]
 
 SAVE_METADATA: dict[str, dict[str, None]] = {
     "png": {"Software": None},
@@ -52,7 +52,7 @@ def _cell_means(
     return grouped.agg(mean=("value", "mean"), n_train=("n_train", "mean")).reset_index()
 
 
-def _save(fig: Figure, stem: str | PathLike[str], formats: Sequence[str]) -> list[Path]:
+def save_figure(fig: Figure, stem: str | PathLike[str], formats: Sequence[str]) -> list[Path]:
     """Save ``fig`` as ``stem.<fmt>`` for each format, without non-deterministic metadata."""
     base = Path(stem)
     base.parent.mkdir(parents=True, exist_ok=True)
@@ -64,7 +64,7 @@ def _save(fig: Figure, stem: str | PathLike[str], formats: Sequence[str]) -> lis
     return paths
 
 
-def _new_figure(size: tuple[float, float]) -> Figure:
+def new_figure(size: tuple[float, float]) -> Figure:
     fig = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
@@ -94,7 +94,7 @@ def scatter_plot(
     means = means[np.isclose(means["point"], point)]
     wide = means.pivot_table(index="dataset", columns="algorithm", values="mean")
     with matplotlib.style.context("default"):
-        fig = _new_figure((4.8, 4.8))
+        fig = new_figure((4.8, 4.8))
         ax = fig.add_subplot()
         shown: list[float] = []
         for i, other in enumerate(others):
@@ -131,7 +131,7 @@ def scatter_plot(
             f"{display_name(baseline)} vs {names}\nat {point_label(point)} of the training data"
         )
         ax.legend(loc="lower right", fontsize=8)
-        return _save(fig, path, formats)
+        return save_figure(fig, path, formats)
 
 
 def learning_curves(
@@ -164,7 +164,7 @@ def learning_curves(
     means = means[means["dataset"] == dataset]
     names = sorted(means["algorithm"].unique()) if algorithms is None else list(algorithms)
     with matplotlib.style.context("default"):
-        fig = _new_figure((6.0, 4.2))
+        fig = new_figure((6.0, 4.2))
         ax = fig.add_subplot()
         for i, name in enumerate(names):
             curve = means[means["algorithm"] == name].sort_values("point")
@@ -181,7 +181,7 @@ def learning_curves(
         ax.grid(True, linewidth=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="lower right", fontsize=8)
-        return _save(fig, path, formats)
+        return save_figure(fig, path, formats)
 
 
 def write_figures(

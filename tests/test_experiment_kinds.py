@@ -1,0 +1,111 @@
+"""The experiment-kind registry: a kind plugs into the real workflow as one module.
+
+A toy kind (``tests/kinds/majority_kind.py``, defined outside the package as a user would)
+runs through the real Snakefile, with its own setting, record column and report; the
+registered kinds are checked for what the workflow relies on; jobs are packed by cost.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from redecorate.config import ExperimentConfigError
+from redecorate.experiments import load_experiment
+from redecorate.kinds import KINDS, ExperimentKind, UnknownKindError, get_kind
+from redecorate.kinds.jobs import Chunk, plan_chunks
+
+REPO = Path(__file__).resolve().parents[1]
+KIND_DIR = Path(__file__).resolve().parent / "kinds"
+SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
+
+
+def _toy_experiment(path: Path, **changes: object) -> Path:
+    data = {
+        "name": "toy_majority",
+        "kind": "majority_kind:MAJORITY",
+        "seed": 7,
+        "datasets": ["iris", "labor"],
+        "algorithms": {"majority": {}},
+        "runs": 2,
+        "folds": 3,
+        "baseline_label": "the majority rule",
+    }
+    data.update(changes)
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def toy_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(KIND_DIR))
+
+
+def test_every_registered_kind_resolves() -> None:
+    for name in KINDS:
+        kind = get_kind(name)
+        assert isinstance(kind, ExperimentKind) and kind.name == name
+
+
+def test_an_unknown_kind_names_the_registered_ones(tmp_path: Path) -> None:
+    with pytest.raises(UnknownKindError, match="passive"):
+        get_kind("pasive")
+    bad = _toy_experiment(tmp_path / "bad.yaml", kind="pasive")
+    with pytest.raises(ExperimentConfigError, match=r"bad.yaml: key 'kind'.*Did you mean 'passive'"):
+        load_experiment(bad, schema=SCHEMA)
+
+
+def test_a_key_of_another_kind_is_rejected(tmp_path: Path, toy_on_path: None) -> None:
+    bad = _toy_experiment(tmp_path / "bad.yaml", corruption="class")
+    with pytest.raises(ExperimentConfigError, match="corruption"):
+        load_experiment(bad, schema=SCHEMA)
+
+
+def test_the_kind_settings_are_resolved(tmp_path: Path, toy_on_path: None) -> None:
+    spec = load_experiment(_toy_experiment(tmp_path / "toy.yaml"), schema=SCHEMA)
+    assert spec.settings == {"baseline_label": "the majority rule"}
+    assert spec.protocol.points == () and list(spec.runs) == [0, 1]
+
+
+def test_chunks_pack_units_in_order_up_to_the_target() -> None:
+    units = [{"u": i} for i in range(7)]
+    costs = [50, 50, 30, 200, 10, 10, 10]
+    chunks = plan_chunks(units, lambda unit: costs[unit["u"]], target_seconds=100)
+    assert [[u["u"] for u in c.units] for c in chunks] == [[0, 1], [2], [3], [4, 5, 6]]
+    assert [c.estimated_seconds for c in chunks] == [100, 30, 200, 30]
+    assert plan_chunks(units, lambda unit: 1.0, target_seconds=1e9) == [
+        Chunk(tuple(units), 7.0)
+    ]
+    with pytest.raises(ValueError, match="target_seconds"):
+        plan_chunks(units, lambda unit: 1.0, target_seconds=0)
+
+
+@pytest.mark.workflow
+def test_a_kind_defined_outside_the_package_runs_through_the_snakefile(tmp_path: Path) -> None:
+    import smoke_support as smoke
+
+    if smoke.mirror_missing_reason():
+        pytest.skip(smoke.mirror_missing_reason())
+    experiment = _toy_experiment(tmp_path / "toy.yaml")
+    env = dict(smoke.snakemake_env())
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(KIND_DIR), env.get("PYTHONPATH")]))
+    result = smoke.run_snakemake(
+        tmp_path, "--config", f"experiments=[{experiment}]", f"data_mirror={smoke.MIRROR}",
+        cores=2, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, smoke.output_of(result)[-5000:]
+    results = tmp_path / "results" / "toy_majority"
+    records = pd.read_parquet(results / "records.parquet")
+    # 2 datasets x 2 runs x 3 folds, with the kind's own column after the common ones.
+    assert len(records) == 2 * 2 * 3
+    assert list(records.columns)[-1] == "majority_class"
+    iris = records[records["dataset"] == "iris"]
+    # Iris has three classes of 50: the majority rule scores about a third on every fold.
+    assert iris["value"].between(20, 45).all()
+    report = (results / "replication.md").read_text(encoding="utf-8")
+    assert "the majority rule" in report and "iris" in report
+    assert (results / "tables" / "majority.csv").is_file() and (results / "provenance.json").is_file()
