@@ -227,20 +227,33 @@ def test_n_test_is_not_inferred_from_noise_levels() -> None:
     ).all()
 
 
-def test_conclusion_line_counts_held_conclusions_and_the_median_difference() -> None:
+def test_conclusions_count_held_levels_and_the_median_difference() -> None:
     """Hand-made table: level 0 agrees on both, level 20 on the GM side only, 40 unpublished."""
-    from redecorate.report.noise import _conclusion_line
+    from types import SimpleNamespace
+
+    from redecorate.report.noise import _conclusion_line, noise_conclusions
 
     summary = pd.DataFrame(
-        {"sig_wins": [3, 1, 5], "sig_losses": [1, 2, 0], "gm_error_ratio": [0.9, 0.95, 0.8]},
-        index=pd.Index([0.0, 20.0, 40.0], name="point"),
-    )
-    pub = pd.DataFrame(
-        {"sig_w": [4, 3], "sig_l": [0, 1], "gm_ratio": [0.85, 0.97]},
-        index=pd.Index([0.0, 20.0], name="point"),
-    )
-    rep = pd.DataFrame({"a_difference": [1.0, -3.0, None], "b_difference": [-0.5, 2.0, 4.0]})
-    line = _conclusion_line([0.0, 20.0, 40.0], summary, pub, rep)
+        {"point": [0.0, 20.0, 40.0], "sig_wins": [3, 1, 5], "sig_draws": [7, 8, 6],
+         "sig_losses": [1, 2, 0], "gm_error_ratio": [0.9, 0.95, 0.8]}
+    )  # fmt: skip
+    table = SimpleNamespace(summary=summary, points=[0.0, 20.0, 40.0], name="decorate_vs_j48",
+                            table_number="5.2")  # fmt: skip
+    published = pd.DataFrame(
+        {"table": ["5.2", "5.2"], "noise": [0, 20], "sig_w": [4, 3], "sig_d": [7, 7],
+         "sig_l": [0, 1], "gm_ratio": [0.85, 0.97]}
+    )  # fmt: skip
+    rep = pd.DataFrame({"comparison": ["decorate_vs_j48"] * 3, "noise": [0.0, 20.0, 40.0],
+                        "a_difference": [1.0, -3.0, None], "b_difference": [-0.5, 2.0, 4.0],
+                        "sig_agrees": [1.0, 0.0, None]})  # fmt: skip
+    conclusions = noise_conclusions([table], rep, published)
+    assert conclusions["sig_holds"].tolist()[:2] == [True, False]
+    assert conclusions["gm_holds"].tolist()[:2] == [True, True]
+    assert conclusions["holds"].tolist()[:2] == [True, False]
+    assert conclusions["holds"].isna().tolist() == [False, False, True]  # 40 %: not published
+    assert conclusions["reproduced_sig_wdl"].tolist()[0] == "3/7/1"
+    assert conclusions["sig_agreement"].tolist()[:2] == [1.0, 0.0]
+    line = _conclusion_line(conclusions, rep)
     assert "Sig. W/D/L sign 1 of 2 levels" in line
     assert "GM-ratio side 2 of 2" in line
     assert "2.00 points (5 cells)" in line  # median of |1, 3, 0.5, 2, 4|
