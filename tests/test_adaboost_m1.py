@@ -165,7 +165,6 @@ def _data(n, seed=0):
 
 
 def test_j48_default_categorical_frame_and_determinism():
-    pytest.importorskip("redecorate.learners.j48")
     X, y = _data(150)
     ada = AdaBoostM1(random_state=4)
     p1 = ada.fit(X, y).predict_proba(X)
@@ -176,7 +175,6 @@ def test_j48_default_categorical_frame_and_determinism():
 
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_tiny_training_sets(m):
-    pytest.importorskip("redecorate.learners.j48")
     X, y = _data(20, seed=1)
     ada = AdaBoostM1(random_state=0).fit(X.iloc[:m], y[:m])
     assert len(ada.estimators_) >= 1

@@ -127,7 +127,7 @@ def test_seed_sequence_argument_is_not_consumed():
 
 
 def test_j48_default_with_categorical_frame():
-    J48 = pytest.importorskip("redecorate.learners.j48").J48
+    from redecorate.learners.j48 import J48
     X, y = _data(120)
     bag = Bagging(random_state=0).fit(X, y)
     assert all(isinstance(m, J48) for m in bag.estimators_)
@@ -137,7 +137,6 @@ def test_j48_default_with_categorical_frame():
 
 @pytest.mark.parametrize("m", [1, 2])
 def test_tiny_training_sets(m):
-    pytest.importorskip("redecorate.learners.j48")
     X, y = _data(10)
     bag = Bagging(random_state=0).fit(X.iloc[:m], y[:m])
     np.testing.assert_allclose(bag.predict_proba(X).sum(axis=1), 1.0)

@@ -110,7 +110,7 @@ def mixed_frame(n=120, seed=0):
 
 
 def j48_or_skip():
-    j48 = pytest.importorskip("redecorate.learners.j48")
+    import redecorate.learners.j48 as j48
     return j48.J48
 
 

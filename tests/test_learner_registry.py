@@ -39,7 +39,7 @@ def test_params_are_applied():
 
 
 def test_j48_and_base_specifications():
-    J48 = pytest.importorskip("redecorate.learners.j48").J48
+    from redecorate.learners.j48 import J48
     assert isinstance(make_learner("j48", {"unpruned": True}), J48)
     est = make_learner("bagging", {"base": "j48", "n_estimators": 5})
     assert isinstance(est.base_estimator, J48) and est.n_estimators == 5

@@ -36,7 +36,9 @@ def _data(n, seed=0):
 
 @pytest.fixture
 def J48():
-    return pytest.importorskip("redecorate.learners.j48").J48
+    from redecorate.learners.j48 import J48
+
+    return J48
 
 
 def test_members_are_unpruned_random_j48_trees(J48):

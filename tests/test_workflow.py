@@ -50,7 +50,6 @@ def write_experiment(path: Path, **changes: object) -> Path:
 @pytest.fixture(scope="module")
 def smoke_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
     """One full smoke run of the thesis experiment (all 5 algorithms, iris + labor)."""
-    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
     if not (MIRROR / "iris.arff").is_file():
         pytest.skip(f"ARFF mirror not found at {MIRROR}")
     workdir = tmp_path_factory.mktemp("smoke")
@@ -142,7 +141,6 @@ def test_unknown_scale_names_the_experiment_file(tmp_path: Path) -> None:
 
 
 def test_unknown_algorithm_names_the_experiment_file(tmp_path: Path) -> None:
-    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
     bad = write_experiment(
         tmp_path / "bad_algorithm.yaml", name="bad_algorithm", algorithms={"j48": {}, "decorat": {}}
     )
@@ -191,7 +189,6 @@ def test_dry_run_of_the_thesis_plans_every_job(tmp_path: Path) -> None:
 
 def test_the_default_selects_every_experiment_file(tmp_path: Path) -> None:
     """No --config: the whole replication, one aggregate per file in config/experiments/."""
-    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
     files = sorted((REPO / "config" / "experiments").glob("*.yaml"))
     result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", "--config", "scale=smoke", timeout=600)
     text = output_of(result)
@@ -218,7 +215,6 @@ def _mirror_without_labor(tmp_path: Path) -> Path:
 @requires_mirror
 def test_a_failing_job_keeps_the_completed_outputs(tmp_path: Path) -> None:
     """labor is missing from this mirror: its jobs fail, iris's finish (--keep-going)."""
-    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
     mirror = _mirror_without_labor(tmp_path)
     experiment = write_experiment(
         tmp_path / "partial.yaml", name="partial", datasets=["iris", "labor"], **TINY_J48

@@ -31,7 +31,6 @@ def _plan(workdir: Path, *config: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_dry_run_plans_every_chapter4_study(tmp_path: Path) -> None:
-    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
     selected = ",".join(THESIS_JOBS)
     result = _plan(tmp_path, f"experiments=[{selected}]")
     text = output_of(result)
@@ -54,7 +53,6 @@ def test_dry_run_plans_every_chapter4_study(tmp_path: Path) -> None:
 
 
 def test_misspelt_variant_parameter_names_file_and_key(tmp_path: Path) -> None:
-    pytest.importorskip("redecorate.learners.registry", reason="learners not available yet")
     bad = tmp_path / "bad_variant.yaml"
     bad.write_text(
         "name: bad_variant\nseed: 1\ndatasets: [iris]\nruns: 1\nfolds: 2\npoints: [50]\n"
