@@ -15,9 +15,8 @@ from snakemake.utils import min_version
 min_version("8.10")
 
 
-configfile: os.path.join(workflow.basedir, "config", "config.yaml")
-
-
+# config/config.yaml is read by workflow/rules/common.smk (not by a `configfile:` directive),
+# so that a mistake in it is reported with its file, line and key like any other config file.
 # `snakemake --report results/report.html`: one self-contained HTML file (captions: workflow/report/).
 report: "workflow/report/workflow.rst"
 

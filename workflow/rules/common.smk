@@ -18,7 +18,7 @@ from snakemake.exceptions import WorkflowError
 
 from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
 
-from redecorate.config import ExperimentConfigError, validate_mapping
+from redecorate.config import ConfigError, ExperimentConfigError, load_yaml_validated, validate_mapping
 from redecorate.experiments import check_learner_params, load_experiment
 
 REPO = Path(workflow.basedir)
@@ -83,7 +83,26 @@ def _experiment_file(entry):
     return REPO / "config" / "experiments" / f"{entry}.yaml"
 
 
+CONFIG_FILE = REPO / "config" / "config.yaml"
+
+
+def _merge_config_file(cfg):
+    """config/config.yaml, validated with line numbers, under --config/--configfile values.
+
+    Read here rather than with Snakemake's `configfile:` so that a malformed file fails with
+    the file, the line, the key and the fix, as every other configuration file does.
+    """
+    try:
+        values = load_yaml_validated(CONFIG_FILE, SCHEMAS / "config.schema.yaml")
+    except ConfigError as exc:
+        raise ExperimentConfigError(str(exc)) from None
+    merged = {**values, **cfg}
+    cfg.clear()
+    cfg.update(merged)
+
+
 def _load_all(cfg):
+    _merge_config_file(cfg)
     _normalise_config(cfg)
     validate_mapping(cfg, SCHEMAS / "config.schema.yaml", CONFIG_SOURCE)
     registry = _repo_path(cfg["registry"])

@@ -1,0 +1,122 @@
+"""What a user meets when something is wrong or shared: errors before any job, and outputs a
+collaborator can read.
+
+* a wrong-typed learner parameter (``n_estimators: fifteen``) fails when the experiment file
+  is read, naming the file, the key and the type expected;
+* a malformed ``config/config.yaml`` fails with its file, line and key, not Snakemake's
+  generic error;
+* every scale the README names exists in every experiment file;
+* files and directories the workflow writes respect the umask, as any file the user writes;
+* ``snakemake --report`` finds its dependencies (pygments) in a plain install.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from redecorate.config import ExperimentConfigError
+from redecorate.experiments import check_learner_params, load_experiment
+from redecorate.util import atomic_dir, atomic_files, write_parquet_atomic
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
+
+
+def _experiment(tmp_path: Path, algorithms: dict) -> Path:
+    data = yaml.safe_load((REPO / "config" / "experiments" / "ch4_passive.yaml").read_text())
+    data.update(name="typed", algorithms=algorithms, report={})
+    path = tmp_path / "typed.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("params", "wanted"),
+    [
+        ({"n_estimators": "fifteen"}, "an integer"),
+        ({"n_estimators": 15.5}, "an integer"),
+        ({"n_estimators": True}, "an integer"),
+    ],
+)
+def test_a_wrong_typed_learner_parameter_fails_before_any_job(tmp_path, params, wanted) -> None:
+    spec = load_experiment(_experiment(tmp_path, {"bagging": params}), schema=SCHEMA)
+    with pytest.raises(ExperimentConfigError) as info:
+        check_learner_params(spec)
+    message = str(info.value)
+    assert "typed.yaml" in message and "algorithms.bagging" in message
+    assert "'n_estimators'" in message and wanted in message
+
+
+def test_well_typed_parameters_pass(tmp_path) -> None:
+    spec = load_experiment(
+        _experiment(tmp_path, {"decorate": {"ensemble_size": 15, "artificial_size": 1,
+                                            "rejection": False}}), schema=SCHEMA)  # fmt: skip
+    check_learner_params(spec)  # an int where a float is meant is fine
+
+
+@pytest.mark.parametrize("scale", ["thesis", "quick", "smoke", "pilot"])
+def test_every_experiment_has_every_scale_the_readme_names(scale) -> None:
+    assert f"`{scale}`" in (REPO / "README.md").read_text() or f"scale={scale}" in (REPO / "README.md").read_text()
+    for path in sorted((REPO / "config" / "experiments").glob("*.yaml")):
+        load_experiment(path, schema=SCHEMA, scale=scale)
+
+
+def test_a_missing_scale_lists_the_ones_that_exist(tmp_path) -> None:
+    with pytest.raises(ExperimentConfigError, match=r"no profile 'huge'.*thesis, quick, pilot, smoke"):
+        load_experiment(REPO / "config" / "experiments" / "ch4_passive.yaml", schema=SCHEMA, scale="huge")
+
+
+def test_a_malformed_config_file_names_file_line_and_key(tmp_path: Path) -> None:
+    """A copy of the workflow whose config/config.yaml has a wrong type on one line."""
+    copy = tmp_path / "repo"
+    copy.mkdir()
+    for name in ("Snakefile", "workflow", "config"):
+        source = REPO / name
+        (shutil.copytree(source, copy / name, symlinks=True) if source.is_dir()
+         else shutil.copy(source, copy / name))  # fmt: skip
+    text = (copy / "config" / "config.yaml").read_text().replace("job_seconds: 120", "job_seconds: soon")
+    (copy / "config" / "config.yaml").write_text(text)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("job_seconds"))
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(copy / "Snakefile"), "-n",
+         "--cores", "1", "--directory", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert f"config/config.yaml:{line}: job_seconds: 'soon' is not of type 'number'" in output, output[-3000:]
+
+
+def test_outputs_respect_the_umask(tmp_path: Path) -> None:
+    previous = os.umask(0o022)
+    try:
+        write_parquet_atomic(pd.DataFrame({"a": [1]}), tmp_path / "records.parquet")
+        with atomic_dir(tmp_path / "tables") as staged:
+            (staged / "t.csv").write_text("x\n")
+        with atomic_files(tmp_path / "a.md", tmp_path / "b.csv") as (a, b):
+            a.write_text("a")
+            b.write_text("b")
+    finally:
+        os.umask(previous)
+    for name in ("records.parquet", "tables/t.csv", "a.md", "b.csv"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o644, name
+    assert stat.S_IMODE((tmp_path / "tables").stat().st_mode) == 0o755
+
+
+def test_the_report_dependencies_are_installed() -> None:
+    """snakemake --report imports pygments and jinja2; both come with a plain install."""
+    import importlib.metadata
+
+    requires = importlib.metadata.requires("redecorate") or []
+    assert any(r.split(">")[0].split("=")[0].strip() == "pygments" for r in requires), requires
+    import jinja2  # noqa: F401
+    import pygments  # noqa: F401
