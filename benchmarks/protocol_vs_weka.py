@@ -26,7 +26,7 @@ Usage (from the repository root)::
     python benchmarks/protocol_vs_weka.py --datasets iris,labor,lymph,hepatitis
     python benchmarks/protocol_vs_weka.py --datasets iris --runs 2   # a quick look
 
-Results: ``benchmarks/results/protocol_vs_weka.md`` (+ ``.csv``).
+Results: ``benchmarks/results/protocol_vs_weka.md`` (+ ``.csv``; ``--name`` for another stem).
 """
 
 from __future__ import annotations
@@ -90,6 +90,9 @@ def run_ours(datasets: Sequence[str], runs: int, workdir: Path) -> dict[str, flo
             with tsv.open() as handle:
                 row = next(csv.DictReader(handle, delimiter="\t"))
             total += float(row["cpu_time"])
+        prepare = workdir / "data" / "benchmarks" / f"prepare_{dataset}.tsv"
+        with prepare.open() as handle:
+            out[f"prepare:{dataset}"] = float(next(csv.DictReader(handle, delimiter="\t"))["cpu_time"])
         out[f"jobs:{dataset}"] = total
         out[f"n_jobs:{dataset}"] = len(list((bench / dataset).glob("chunk*.tsv")))
     return out
@@ -124,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--seed", type=int, default=jb.SEED)
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
+    parser.add_argument("--name", default="protocol_vs_weka", help="stem of the result files")
     args = parser.parse_args(argv)
     datasets = [d for d in args.datasets.split(",") if d]
     if reason := oracle.weka_available():
@@ -143,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         })  # fmt: skip
     jobs_total = sum(r["ours_jobs_cpu_s"] for r in rows)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    stem = args.out_dir / "protocol_vs_weka"
+    stem = args.out_dir / args.name
     with open(f"{stem}.csv", "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
