@@ -1,0 +1,199 @@
+"""One fold of the chapter-6 protocol: an active-learning curve (§6.3.1, spec E6.3).
+
+"In each fold of cross-validation ... the set of available training examples was treated
+as an unlabeled pool of examples, and at each iteration the active learner selected a
+sample of points to be labeled and added to the training set." The curve runs until the
+pool is exhausted (or up to a maximum training size, §6.4.2), so at its end every system
+has seen the same examples.
+
+Evaluation points. The dissertation evaluates the system's model after every batch: its
+target error averages "the points on the learning curve corresponding to the last 50
+training examples" (with m = 1, fifty points) and its top-20 % reduction averages "20 % of
+points on the learning curve", both of which presuppose one point per iteration. So by
+default :func:`active_learning_curve` evaluates at every labeled-set size the loop passes
+through: the initial set, then after each batch. ``eval_sizes`` restricts evaluation to
+some of those sizes (the committee is still refitted every iteration, since every query
+needs it; only predictors and test-set predictions are saved).
+
+Initial labeled set. Not stated in the dissertation; the spec (Part 8 D.20) recommends
+``m`` random examples, the same for every system within a fold. :func:`initial_labeled_set`
+draws them uniformly without replacement (not stratified) from a stream that depends only
+on the fold's seed, and the default size is the batch size ``m``.
+"""
+
+from __future__ import annotations
+
+import copy
+import numbers
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from redecorate.active.loop import ActiveLearner
+from redecorate.active.systems import make_system
+from redecorate.protocol.seeds import key_words
+
+__all__ = ["active_learning_curve", "curve_seed", "initial_labeled_set", "labeled_set_sizes"]
+
+
+def curve_seed(seed: np.random.SeedSequence, *keys: str | int) -> np.random.SeedSequence:
+    """The child stream of ``seed`` named by ``keys`` (stable digests, not call order)."""
+    if not isinstance(seed, np.random.SeedSequence):
+        raise TypeError(f"seed must be a numpy.random.SeedSequence, got {type(seed).__name__}")
+    words = [w for key in keys for w in key_words(key)]
+    return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, *words),
+                                  pool_size=seed.pool_size)
+
+
+def _positive_int(value: object, name: str) -> int:
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def initial_labeled_set(n_pool: int, size: int, seed: np.random.SeedSequence) -> np.ndarray:
+    """Pool positions of the initial labeled set: ``size`` uniform random examples.
+
+    Depends only on ``(n_pool, size, seed)``, so every system of a fold starts from the
+    same examples when given the fold's seed.
+    """
+    n_pool = _positive_int(n_pool, "n_pool")
+    size = _positive_int(size, "initial_size")
+    if size > n_pool:
+        raise ValueError(f"initial_size {size} exceeds the pool of {n_pool} examples")
+    rng = np.random.default_rng(curve_seed(seed, "initial"))
+    return rng.choice(n_pool, size=size, replace=False).astype(np.int64)
+
+
+def labeled_set_sizes(n_pool: int, batch_size: int, initial_size: int,
+                      max_labeled: int | None = None) -> list[int]:
+    """Every labeled-set size the loop passes through: initial, +m, +2m, … up to the end.
+
+    The end is the pool size, or ``max_labeled`` if smaller; the last batch is shortened
+    to land on it exactly.
+    """
+    n_pool = _positive_int(n_pool, "n_pool")
+    m = _positive_int(batch_size, "batch_size")
+    start = _positive_int(initial_size, "initial_size")
+    end = n_pool if max_labeled is None else min(n_pool, _positive_int(max_labeled, "max_labeled"))
+    if start > end:
+        raise ValueError(f"initial_size {start} exceeds the end of the curve ({end} examples)")
+    sizes = list(range(start, end + 1, m))
+    if sizes[-1] != end:
+        sizes.append(end)
+    return sizes
+
+
+def _label_codes(y, classes: np.ndarray) -> np.ndarray:
+    lookup = {v: i for i, v in enumerate(classes.tolist())}
+    return np.array([lookup.get(v, -1) for v in np.asarray(y, dtype=object).tolist()],
+                    dtype=np.int64)
+
+
+def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLearner,
+                          params: Mapping[str, Any] | None = None, *, batch_size: int = 1,
+                          initial_size: int | None = None, max_labeled: int | None = None,
+                          eval_sizes: Sequence[int] | None = None,
+                          seed: np.random.SeedSequence) -> list[dict]:
+    """Run one fold's active-learning curve and return one row per evaluated point.
+
+    Parameters
+    ----------
+    X_pool, y_pool:
+        The training fold (the unlabeled pool and its oracle labels), as in
+        :class:`redecorate.data.Dataset` (DataFrame with Categorical nominal columns,
+        Categorical class Series); plain arrays work too.
+    X_test, y_test:
+        The test fold.
+    system, params:
+        A name of :data:`redecorate.active.systems.SYSTEMS` and its parameters, or an
+        unfitted :class:`ActiveLearner` (then ``params`` must be None).
+    batch_size:
+        ``m``, examples labeled per iteration.
+    initial_size:
+        Size of the random initial labeled set; default ``batch_size``.
+    max_labeled:
+        Stop at this many labeled examples (Table 6.4's "maximum train size"); default the
+        whole pool.
+    eval_sizes:
+        Labeled-set sizes to evaluate at; default every size (see the module docstring).
+        Each must be one the loop passes through (:func:`labeled_set_sizes`).
+    seed:
+        The fold's :class:`numpy.random.SeedSequence`, the same for every system of the
+        fold. The initial set comes from its child ``"initial"``, the learner's streams from
+        its child ``"learner"``: every system starts from the same examples, and two
+        systems that fit the same ensemble on the same labeled set get the same model
+        (common random numbers, see :mod:`redecorate.active.loop`).
+
+    Returns
+    -------
+    ``[{"n_labeled": int, "accuracy": float (% of the test fold), "fit_seconds": float,
+    "ensemble_size": int}, ...]``, in increasing ``n_labeled``. ``fit_seconds`` is the
+    wall-clock time spent fitting the models trained on that labeled set (the committee,
+    and the predictor when it is a separate model); scoring the pool is not included.
+    ``ensemble_size`` counts the predictor's members.
+    """
+    if isinstance(system, ActiveLearner):
+        if params is not None:
+            raise ValueError("params apply to a system name; configure the ActiveLearner itself")
+        learner = copy.copy(system)
+        learner.batch_size = _positive_int(batch_size, "batch_size")
+        learner.random_state = curve_seed(seed, "learner")
+    elif isinstance(system, str):
+        learner = make_system(system, params, batch_size=batch_size,
+                              random_state=curve_seed(seed, "learner"))
+    else:
+        raise TypeError(f"system must be a system name or an ActiveLearner, got {system!r}")
+
+    n_pool = len(y_pool)
+    if len(X_pool) != n_pool:
+        raise ValueError(f"X_pool has {len(X_pool)} rows but y_pool {n_pool} labels")
+    if len(X_test) != len(y_test) or len(y_test) == 0:
+        raise ValueError(f"X_test ({len(X_test)} rows) and y_test ({len(y_test)} labels) must "
+                         "match and be non-empty")
+    start = batch_size if initial_size is None else initial_size
+    sizes = labeled_set_sizes(n_pool, batch_size, start, max_labeled)
+    if eval_sizes is None:
+        wanted = set(sizes)
+    else:
+        wanted = {int(s) for s in eval_sizes}
+        off = sorted(wanted - set(sizes))
+        if off:
+            raise ValueError(
+                f"eval_sizes {off} are not labeled-set sizes of this curve (initial "
+                f"{start}, batches of {batch_size}, end {sizes[-1]}): choose among "
+                f"{sizes[:5]} ... {sizes[-3:]}"
+            )
+
+    oracle = np.asarray(y_pool, dtype=object)
+    initial = initial_labeled_set(n_pool, start, seed)
+    partial = np.full(n_pool, None, dtype=object)
+    partial[initial] = oracle[initial]
+    if isinstance(y_pool, pd.Series) and isinstance(y_pool.dtype, pd.CategoricalDtype):
+        classes = np.asarray(y_pool.cat.categories)
+    else:  # the class list a dataset header would declare
+        classes = np.asarray(sorted(set(oracle.tolist()) | set(np.asarray(y_test, dtype=object).tolist())))
+    learner.fit(X_pool, partial, classes=classes)
+
+    X_eval = learner.encode(X_test)
+    truth = _label_codes(y_test, learner.classes_)
+    points: list[tuple[int, float, int]] = []
+    end = sizes[-1]
+    while True:
+        n = learner.n_labeled_
+        if n in wanted:
+            predicted = np.argmax(learner.predict_proba_encoded(X_eval), axis=1)
+            points.append((n, 100.0 * float(np.mean(predicted == truth)),
+                           learner.ensemble_size_))
+        if n >= end:
+            break
+        batch = learner.query(min(batch_size, end - n))
+        learner.teach(batch, oracle[batch])
+
+    seconds: dict[int, float] = {}
+    for entry in learner.fit_log_:
+        seconds[entry["n_labeled"]] = seconds.get(entry["n_labeled"], 0.0) + entry["seconds"]
+    return [{"n_labeled": n, "accuracy": acc, "fit_seconds": seconds.get(n, 0.0),
+             "ensemble_size": int(size)} for n, acc, size in points]

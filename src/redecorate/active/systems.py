@@ -1,0 +1,246 @@
+"""The dissertation's active learners, as named configurations of one loop.
+
+Each system is an :class:`~redecorate.active.loop.ActiveLearner` with a particular
+committee, score, selection rule and predictor (spec §1.8); none has code of its own.
+
+=========================  ====================  =====================  =========  ==============
+name                       committee             score                  selection  predictor
+=========================  ====================  =====================  =========  ==============
+``active_decorate``        DECORATE              probability margin     top-m      the committee
+``active_decorate_js``     DECORATE, MSE         JS divergence          ∝ score    the committee
+                           rejection
+``qbag``                   Bagging, hard votes   vote margin            top-m      the committee
+``qboost``                 AdaBoost.M1           weighted vote margin   top-m      the committee
+``random``                 —                     —                      uniform    DECORATE
+``select_predict``         ``select`` ensemble   probability margin     top-m      ``predict``
+``select_with_bagging``    Bagging               probability margin     top-m      DECORATE
+``select_with_adaboost``   AdaBoost.M1           probability margin     top-m      DECORATE
+``select_with_decorate``   DECORATE              probability margin     top-m      DECORATE
+``bootstrap_lv``           Bagging               local variance         ∝ score    the committee
+``bootstrap_js``           Bagging               JS divergence          ∝ score    the committee
+``bootstrap_lv_ext``       Bagging               LV-EXT                 ∝ score    the committee
+=========================  ====================  =====================  =========  ==============
+
+Every ensemble has 15 members and J48 (Weka defaults) as base learner unless ``params``
+say otherwise; DECORATE explores at most 50 classifiers with R_size = 1.
+
+Readings where the dissertation is silent or ambiguous:
+
+* ``active_decorate_js`` is Algorithm 5 as §7.1 names it: JS divergence, score-proportional
+  sampling and MSE rejection. The chapter-6 variant (§6.4.1, Table 6.3: JS with top-m and
+  0/1 rejection) is ``active_decorate`` with ``{score: js_divergence}``. Chapter 7 runs all
+  methods on PETs: ``{base: {name: j48, params: {unpruned: true, laplace: true}}}``.
+* ``qbag``'s Bagging votes (``voting: hard``) both for the margin and for prediction (spec
+  Part 8 D.26: §2.2 describes Bagging's prediction as a majority vote).
+* ``qboost`` counts votes weighted by log(1/β_i), AdaBoost.M1's own voting rule
+  (``vote_weights: model``; spec Part 8 D.21); ``vote_weights: uniform`` counts one each.
+* ``select_*`` (§6.4.2): the utility is not stated; §6.4.2 calls these "an alternate
+  version of ACTIVEDECORATE" with another committee, so they keep ActiveDecorate's
+  probability margin (``score`` to change it).
+* ``random``'s model family is DECORATE (the chapter-6 baseline) unless ``ensemble`` says
+  otherwise (chapter 7 compares Bootstrap methods with random Bagged-PETs).
+* The bootstrap systems (§7.2) predict with the same 15 bootstrap PETs they select with
+  (spec §1.8: "reusing the 15 selection bootstrap PETs as the predictor is acceptable").
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from sklearn.base import BaseEstimator
+
+from redecorate.active.committee import Committee
+from redecorate.active.loop import ActiveLearner
+from redecorate.active.strategy import QueryStrategy
+from redecorate.learners.adaboost_m1 import AdaBoostM1
+from redecorate.learners.bagging import Bagging
+from redecorate.learners.decorate import Decorate
+from redecorate.learners.registry import make_learner
+
+__all__ = ["ENSEMBLES", "SYSTEMS", "SystemEntry", "UnknownSystemError", "make_ensemble",
+           "make_system", "system_parameters"]
+
+ENSEMBLES: tuple[str, ...] = ("decorate", "bagging", "adaboost")
+"""Ensemble families a system can select or predict with."""
+
+_ENSEMBLE_DEFAULTS: dict[str, Any] = {
+    "ensemble_size": 15, "base": None, "max_iterations": 50, "artificial_size": 1.0,
+    "rejection_loss": "error", "voting": "soft",
+}
+
+
+def _base(spec: Any) -> BaseEstimator | None:
+    """``base``: None (J48), a registry name, a ``{name, params}`` mapping or an estimator."""
+    if spec is None or isinstance(spec, BaseEstimator):
+        return spec
+    if isinstance(spec, str):
+        return make_learner(spec)
+    if isinstance(spec, Mapping) and "name" in spec and set(spec) <= {"name", "params"}:
+        return make_learner(spec["name"], spec.get("params"))
+    raise ValueError(f"base must be None, an algorithm name, a {{name, params}} mapping or an "
+                     f"estimator; got {spec!r}")
+
+
+def make_ensemble(family: str, *, ensemble_size: int = 15, base: Any = None,
+                  max_iterations: int = 50, artificial_size: float = 1.0,
+                  rejection_loss: str = "error", voting: str = "soft") -> BaseEstimator:
+    """An unfitted DECORATE, Bagging or AdaBoost.M1 with the thesis's settings.
+
+    ``ensemble_size`` is DECORATE's desired size and Bagging's/AdaBoost's number of
+    members; the DECORATE-only and Bagging-only settings are ignored by the others.
+    """
+    base_estimator = _base(base)
+    if family == "decorate":
+        return Decorate(base_estimator, ensemble_size=ensemble_size,
+                        max_iterations=max_iterations, artificial_size=artificial_size,
+                        rejection_loss=rejection_loss)
+    if family == "bagging":
+        return Bagging(base_estimator, n_estimators=ensemble_size, voting=voting)
+    if family == "adaboost":
+        return AdaBoostM1(base_estimator, n_estimators=ensemble_size)
+    raise ValueError(f"unknown ensemble {family!r}; valid: {', '.join(ENSEMBLES)}")
+
+
+def _ensemble_params(p: Mapping[str, Any], **override: Any) -> dict[str, Any]:
+    out = {k: p[k] for k in _ENSEMBLE_DEFAULTS if k in p}
+    out.update(override)
+    return out
+
+
+@dataclass(frozen=True)
+class SystemEntry:
+    """One named system: its parameters with defaults and how to build its learner."""
+
+    name: str
+    description: str
+    defaults: Mapping[str, Any]
+    build: Callable[[Mapping[str, Any]], tuple[Committee, QueryStrategy, BaseEstimator | None]]
+
+
+def _strategy(p: Mapping[str, Any]) -> QueryStrategy:
+    return QueryStrategy(p["score"], p["selection"], p["tie_break"])
+
+
+def _committee_system(family: str, **fixed: Any):
+    def build(p):
+        ens = make_ensemble(family, **_ensemble_params(p, **fixed))
+        return Committee(ens, p.get("vote_weights", "model")), _strategy(p), None
+    return build
+
+
+def _random(p):
+    ens = make_ensemble(p["ensemble"], **_ensemble_params(p))
+    return Committee(ens), QueryStrategy.random(), None
+
+
+def _select_predict(p):
+    select = make_ensemble(p["select"], **_ensemble_params(p))
+    # The same family selects and predicts: one ensemble does both, as in ActiveDecorate.
+    predict = (None if p["predict"] == p["select"]
+               else make_ensemble(p["predict"], **_ensemble_params(p)))
+    return Committee(select, p["vote_weights"]), _strategy(p), predict
+
+
+_COMMON = {"ensemble_size": 15, "base": None, "tie_break": "random"}
+_DECORATE = {"max_iterations": 50, "artificial_size": 1.0, "rejection_loss": "error"}
+
+
+def _entry(name, description, build, **defaults) -> SystemEntry:
+    return SystemEntry(name, description, MappingProxyType({**_COMMON, **defaults}), build)
+
+
+SYSTEMS: Mapping[str, SystemEntry] = MappingProxyType({e.name: e for e in (
+    _entry("active_decorate", "ActiveDecorate (§6.2): DECORATE committee, probability margin, top-m",
+           _committee_system("decorate"), **_DECORATE, score="probability_margin",
+           selection="top"),
+    _entry("active_decorate_js", "ActiveDecorate-JS (Algorithm 5, §7.1): JS divergence, "
+           "score-proportional sampling, MSE rejection", _committee_system("decorate"),
+           **{**_DECORATE, "rejection_loss": "mse"}, score="js_divergence",
+           selection="proportional"),
+    _entry("qbag", "Query by Bagging (Abe & Mamitsuka 1998): vote margin, majority vote",
+           _committee_system("bagging"), voting="hard", score="vote_margin", selection="top"),
+    _entry("qboost", "Query by Boosting (Abe & Mamitsuka 1998): weighted vote margin",
+           _committee_system("adaboost"), vote_weights="model", score="vote_margin",
+           selection="top"),
+    _entry("random", "random sampling (DECORATE in Tables 6.1-6.4)", _random,
+           **_DECORATE, ensemble="decorate", voting="soft"),
+    _entry("select_predict", "select with one committee, predict with another (§6.4.2)",
+           _select_predict, **_DECORATE, select="bagging", predict="decorate",
+           vote_weights="model", voting="soft", score="probability_margin", selection="top"),
+    _entry("select_with_bagging", "§6.4.2: Bagging selects, DECORATE predicts", _select_predict,
+           **_DECORATE, select="bagging", predict="decorate", vote_weights="model",
+           voting="soft", score="probability_margin", selection="top"),
+    _entry("select_with_adaboost", "§6.4.2: AdaBoost.M1 selects, DECORATE predicts",
+           _select_predict, **_DECORATE, select="adaboost", predict="decorate",
+           vote_weights="model", voting="soft", score="probability_margin", selection="top"),
+    _entry("select_with_decorate", "§6.4.2: DECORATE selects and predicts (= ActiveDecorate)",
+           _select_predict, **_DECORATE, select="decorate", predict="decorate",
+           vote_weights="model", voting="soft", score="probability_margin", selection="top"),
+    _entry("bootstrap_lv", "Bootstrap-LV (§7.2): bagged committee, local variance, ∝ score",
+           _committee_system("bagging"), voting="soft", vote_weights="uniform",
+           score="local_variance", selection="proportional"),
+    _entry("bootstrap_js", "Bootstrap-JS (Algorithm 6): bagged committee, JS divergence, ∝ score",
+           _committee_system("bagging"), voting="soft", vote_weights="uniform",
+           score="js_divergence", selection="proportional"),
+    _entry("bootstrap_lv_ext", "Bootstrap-LV-EXT (§7.2): bagged committee, LV-EXT, ∝ score",
+           _committee_system("bagging"), voting="soft", vote_weights="uniform",
+           score="local_variance_ext", selection="proportional"),
+)})
+"""Every named active-learning system."""
+
+
+class UnknownSystemError(ValueError):
+    """A system name that :data:`SYSTEMS` does not know."""
+
+    def __init__(self, name: object):
+        known = sorted(SYSTEMS)
+        close = difflib.get_close_matches(str(name), known, n=3, cutoff=0.5)
+        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        super().__init__(f"unknown active-learning system {name!r}; known systems: "
+                         f"{', '.join(known)}.{hint}")
+
+
+def system_parameters(name: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The system's defaults overlaid with ``params``; unknown parameters are an error."""
+    if not isinstance(name, str) or name not in SYSTEMS:
+        raise UnknownSystemError(name)
+    entry = SYSTEMS[name]
+    given = dict(params or {})
+    if "random_state" in given:
+        raise ValueError(f"{name}: random_state cannot be set in params; seeds come from the "
+                         "learner's random_state (the fold's SeedSequence in a curve)")
+    unknown = sorted(k for k in given if k not in entry.defaults)
+    if unknown:
+        valid = sorted(entry.defaults)
+        hints = []
+        for k in unknown:
+            close = difflib.get_close_matches(k, valid, n=1, cutoff=0.6)
+            if close:
+                hints.append(f"{k!r} → {close[0]!r}?")
+        hint = f" Did you mean: {'; '.join(hints)}" if hints else ""
+        raise ValueError(f"{name} does not take parameter(s) {', '.join(map(repr, unknown))}; "
+                         f"valid parameters: {', '.join(valid)}.{hint}")
+    return {**entry.defaults, **given}
+
+
+def make_system(name: str, params: Mapping[str, Any] | None = None, *, batch_size: int = 1,
+                random_state=None) -> ActiveLearner:
+    """The unfitted :class:`ActiveLearner` of the named system.
+
+    ``params`` override the system's defaults (see :data:`SYSTEMS` and the module
+    docstring); e.g. ``make_system("active_decorate", {"score": "js_divergence"})`` is the
+    chapter-6 JS variant, ``make_system("random", {"ensemble": "bagging"})`` random
+    sampling with Bagging.
+    """
+    p = system_parameters(name, params)
+    for key in ("ensemble", "select", "predict"):
+        if key in p and p[key] not in ENSEMBLES:
+            raise ValueError(f"{name}: {key} must be one of {', '.join(ENSEMBLES)}, "
+                             f"got {p[key]!r}")
+    committee, strategy, predictor = SYSTEMS[name].build(p)
+    return ActiveLearner(committee, strategy, batch_size=batch_size, predictor=predictor,
+                         random_state=random_state)

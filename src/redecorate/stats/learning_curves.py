@@ -1,0 +1,223 @@
+"""Summaries of active-learning curves: data utilization and error reduction (§6.3.1).
+
+Every function works on *mean* learning curves (averaged over runs × folds): an array of
+labeled-set sizes ``n_labeled`` and the matching mean error (%) at each size, except the
+significance test, which needs the per-(run, fold) errors. Definitions (spec Part 2):
+
+M8 *Target error* of a dataset: the baseline's (DECORATE with random sampling) mean error
+over the curve points "corresponding to the last 50 training examples", i.e. the points
+with |T| > N_pool − 50. A system *needs* the smallest |T| at which its mean curve is at or
+below the target (first crossing), or ``None`` ("-" in Table 6.1) if it never gets there.
+The *data utilization ratio* is that count divided by the baseline's.
+
+M9 *Percentage error reduction* of system A over baseline B at point p:
+r(p) = 100·(E_B(p) − E_A(p)) / E_B(p). Its mean over all points is Table 6.4's measure; its
+mean over the 20 % of points with the largest r(p) is the *top-20 %* reduction of Tables
+6.2/6.3 (after Saar-Tsechansky & Provost 2001). A reduction is *significant* when the two
+systems' errors, averaged over the selected points, differ by a paired t-test (p < 0.05).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from redecorate.stats.significance import TestResult, paired_t_test
+
+__all__ = [
+    "DataUtilization",
+    "align_curves",
+    "data_utilization",
+    "error_reduction_test",
+    "examples_to_reach",
+    "mean_error_reduction",
+    "number_of_wins",
+    "percent_error_reduction",
+    "target_error",
+    "top_fraction_points",
+    "top_error_reduction",
+    "utilization_ratio",
+]
+
+ROUNDINGS: tuple[str, ...] = ("ceil", "round", "floor")
+
+
+def _curve(n_labeled, error) -> tuple[np.ndarray, np.ndarray]:
+    n = np.asarray(n_labeled, dtype=np.float64)
+    e = np.asarray(error, dtype=np.float64)
+    if n.ndim != 1 or e.shape != n.shape or n.size == 0:
+        raise ValueError(f"a learning curve is two equal-length 1-D arrays (sizes, errors); got "
+                         f"shapes {n.shape} and {e.shape}")
+    if not (np.isfinite(n).all() and np.isfinite(e).all()):
+        raise ValueError("learning curves must not contain NaN or infinite values")
+    if np.any(np.diff(n) <= 0):
+        raise ValueError("n_labeled must be strictly increasing along a learning curve")
+    return n, e
+
+
+def align_curves(n_a, error_a, n_b, error_b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The points two curves share: ``(n_labeled, error_a, error_b)`` at common sizes."""
+    na, ea = _curve(n_a, error_a)
+    nb, eb = _curve(n_b, error_b)
+    common, ia, ib = np.intersect1d(na, nb, assume_unique=True, return_indices=True)
+    if common.size == 0:
+        raise ValueError("the two learning curves have no labeled-set size in common")
+    return common, ea[ia], eb[ib]
+
+
+def target_error(n_labeled, error, pool_size: int, last: int = 50) -> float:
+    """M8: mean error over the points with n_labeled > pool_size − last.
+
+    ``error`` is the *baseline's* mean curve (DECORATE with random sampling in Table 6.1).
+    """
+    n, e = _curve(n_labeled, error)
+    if pool_size < 1 or last < 1:
+        raise ValueError(f"pool_size and last must be positive, got {pool_size}, {last}")
+    tail = n > pool_size - last
+    if not tail.any():
+        raise ValueError(f"no curve point has more than {pool_size - last} labeled examples: "
+                         f"the curve ends at {int(n[-1])} of a pool of {pool_size}")
+    return float(e[tail].mean())
+
+
+def examples_to_reach(n_labeled, error, target: float, *, atol: float = 1e-9) -> int | None:
+    """Smallest n_labeled whose mean error is ≤ ``target`` (+ ``atol`` for rounding), or
+    ``None`` if the curve never reaches it (Table 6.1's "-")."""
+    n, e = _curve(n_labeled, error)
+    hit = np.flatnonzero(e <= target + atol)
+    return None if hit.size == 0 else int(n[hit[0]])
+
+
+def utilization_ratio(examples: int | None, baseline_examples: int | None) -> float | None:
+    """examples / baseline_examples, or ``None`` when either count is missing."""
+    if examples is None or baseline_examples is None:
+        return None
+    if baseline_examples <= 0:
+        raise ValueError(f"baseline_examples must be positive, got {baseline_examples}")
+    return examples / baseline_examples
+
+
+class DataUtilization(NamedTuple):
+    """One cell of Table 6.1: the count, the baseline's count, their ratio, the target."""
+
+    examples: int | None
+    baseline_examples: int
+    ratio: float | None
+    target_error: float
+
+
+def data_utilization(n_labeled, error, baseline_n_labeled, baseline_error, pool_size: int,
+                     last: int = 50) -> DataUtilization:
+    """M8 for one system on one dataset, from mean curves (errors in %)."""
+    target = target_error(baseline_n_labeled, baseline_error, pool_size, last)
+    base = examples_to_reach(baseline_n_labeled, baseline_error, target)
+    if base is None:  # impossible: the tail mean is ≥ the tail minimum
+        raise AssertionError("the baseline never reaches its own target error")
+    count = examples_to_reach(n_labeled, error, target)
+    return DataUtilization(count, base, utilization_ratio(count, base), target)
+
+
+def percent_error_reduction(baseline_error, error, *, undefined: str = "raise") -> np.ndarray:
+    """r(p) = 100·(E_B(p) − E_A(p)) / E_B(p) for aligned mean curves.
+
+    Where the baseline's error is 0, r is 0 if the system's error is 0 too; otherwise the
+    percentage is undefined: ``undefined="raise"`` (default) refuses it, ``"nan"`` returns
+    NaN there (the summaries below then skip that point).
+    """
+    b = np.asarray(baseline_error, dtype=np.float64)
+    a = np.asarray(error, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
+        raise ValueError(f"errors must be aligned 1-D curves, got shapes {b.shape} and {a.shape}")
+    if undefined not in ("raise", "nan"):
+        raise ValueError(f"undefined must be 'raise' or 'nan', got {undefined!r}")
+    zero = b == 0
+    bad = zero & (a != 0)
+    if bad.any() and undefined == "raise":
+        raise ValueError(f"the baseline's error is 0 at point(s) {np.flatnonzero(bad).tolist()} "
+                         "where the system's is not: the percentage reduction is undefined "
+                         "(pass undefined='nan' to skip those points)")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = 100.0 * (b - a) / b
+    r[zero & (a == 0)] = 0.0
+    r[bad] = np.nan
+    return r
+
+
+def mean_error_reduction(baseline_error, error, *, undefined: str = "raise") -> float:
+    """M9, all points: the mean of r(p) over the curve (Table 6.4, Tables 8.2/8.3 col. 1)."""
+    return float(np.nanmean(percent_error_reduction(baseline_error, error, undefined=undefined)))
+
+
+def top_fraction_points(reduction, fraction: float = 0.2, rounding: str = "ceil") -> np.ndarray:
+    """Positions of the ``fraction`` of points with the largest r(p), largest first.
+
+    The number of points is ⌈fraction·P⌉ by default (the dissertation does not say how 20 %
+    of P is rounded; "round" and "floor" are available, with at least one point).
+    Undefined points (NaN) are never selected and do not count in P.
+    """
+    r = np.asarray(reduction, dtype=np.float64)
+    if r.ndim != 1:
+        raise ValueError(f"reduction must be 1-D, got shape {r.shape}")
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
+    if rounding not in ROUNDINGS:
+        raise ValueError(f"rounding must be one of {ROUNDINGS}, got {rounding!r}")
+    defined = np.flatnonzero(~np.isnan(r))
+    if defined.size == 0:
+        raise ValueError("no curve point has a defined error reduction")
+    exact = fraction * defined.size
+    k = {"ceil": math.ceil(exact - 1e-9), "round": math.floor(exact + 0.5),
+         "floor": math.floor(exact + 1e-9)}[rounding]
+    k = min(defined.size, max(1, k))
+    order = defined[np.argsort(-r[defined], kind="stable")]
+    return order[:k]
+
+
+def top_error_reduction(baseline_error, error, fraction: float = 0.2, rounding: str = "ceil",
+                        *, undefined: str = "raise") -> float:
+    """M9, top points: mean r(p) over the ``fraction`` of points where it is largest."""
+    r = percent_error_reduction(baseline_error, error, undefined=undefined)
+    return float(r[top_fraction_points(r, fraction, rounding)].mean())
+
+
+def error_reduction_test(baseline_errors, errors, points: Sequence[int] | np.ndarray | None = None
+                         ) -> TestResult:
+    """Paired t-test of a reduction over the selected curve points (M9 significance).
+
+    ``baseline_errors`` and ``errors`` are ``(runs × folds, points)`` arrays of per-fold
+    errors along the aligned curves; ``points`` the selected columns (all by default, or
+    :func:`top_fraction_points` of the mean curves). Each system's error is averaged over
+    the selected points within every (run, fold), and the run × fold pairs go to the
+    thesis's paired t-test. (The dissertation's wording also admits pairing over curve
+    points; we pair over runs × folds, the independent-ish replicates.) The statistic is
+    oriented as a reduction: t > 0 when the baseline's error is the higher one.
+    """
+    b = np.asarray(baseline_errors, dtype=np.float64)
+    a = np.asarray(errors, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 2:
+        raise ValueError(f"errors must be (runs x folds, points) arrays of the same shape, got "
+                         f"{b.shape} and {a.shape}")
+    cols = np.arange(a.shape[1]) if points is None else np.asarray(points, dtype=np.int64)
+    if cols.size == 0:
+        raise ValueError("no curve points selected")
+    return paired_t_test(b[:, cols].mean(axis=1), a[:, cols].mean(axis=1))
+
+
+def number_of_wins(table: pd.DataFrame | Mapping[str, Mapping[str, float | None]], *,
+                   lower_is_better: bool) -> pd.Series:
+    """The "No. of Wins" row: per column, the rows (datasets) on which it is best.
+
+    ``table`` has one row per dataset and one column per system (a DataFrame, or a mapping
+    dataset → {system: value}). Missing values (None/NaN, Table 6.1's "-") never win. A
+    tie gives a win to every tied column.
+    """
+    frame = (table if isinstance(table, pd.DataFrame)
+             else pd.DataFrame.from_dict(table, orient="index"))
+    values = frame.apply(pd.to_numeric, errors="coerce").astype(np.float64)
+    best = values.min(axis=1) if lower_is_better else values.max(axis=1)
+    wins = values.eq(best, axis=0) & values.notna()
+    return wins.sum(axis=0).astype(int)
