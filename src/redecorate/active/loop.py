@@ -55,10 +55,10 @@ from sklearn.base import BaseEstimator
 
 from redecorate.active.committee import Committee, fit_model
 from redecorate.active.strategy import QueryStrategy
-from redecorate.learners.bagging import as_seed_sequence
 from redecorate.learners.base import EncodedClassifier, member_proba
 from redecorate.learners.features import FeatureSchema
 from redecorate.protocol.seeds import key_words
+from redecorate.util import as_seed_sequence
 
 __all__ = ["ActiveLearner", "NotFittedError", "query_by_committee"]
 
