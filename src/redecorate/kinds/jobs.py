@@ -119,10 +119,10 @@ def run_chunk(
     return pd.concat(frames, ignore_index=True)
 
 
-def dataset_shape(entry: Any) -> DatasetShape:
+def dataset_shape(entry: Any, name: str | None = None) -> DatasetShape:
     """The declared size of a registry entry (attributes unknown: assume 20, a typical UCI
-    width; it only sizes jobs)."""
-    return DatasetShape(int(entry.instances), int(entry.attributes or 20))
+    width; it only sizes jobs), under the name the experiment uses for it."""
+    return DatasetShape(int(entry.instances), int(entry.attributes or 20), name or entry.name)
 
 
 def plan_experiment(
@@ -137,6 +137,8 @@ def plan_experiment(
     settings = kind.job_settings(spec)
     units = list(kind.units(spec))
     return {
-        dataset: chunk_units(kind, settings, units, dataset_shape(registry[dataset]), target_seconds)
+        dataset: chunk_units(
+            kind, settings, units, dataset_shape(registry[dataset], dataset), target_seconds
+        )
         for dataset in spec.datasets
     }

@@ -54,6 +54,7 @@ class DatasetShape:
 
     n_instances: int
     n_attributes: int
+    name: str = ""  # the dataset's key in the experiment, for per-dataset settings
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,14 @@ DISPLAY_NAMES: dict[str, str] = {
     "decorate_sampled": "DECORATE (Sampled Artificial)",
     "decorate_uniform": "DECORATE (Uniform)",
     "decorate_norej": "DECORATE (No Rejection)",
+    # Chapter 6 (config/experiments/ch6_*.yaml)
+    "qbag": "QBag",
+    "qboost": "QBoost",
+    "active_decorate": "ActiveDecorate",
+    "active_decorate_jsdiv": "ActiveDecorate (JS Div.)",
+    "select_with_bagging": "Select w/ Bagging",
+    "select_with_adaboost": "Select w/ AdaBoost",
+    "select_with_decorate": "Select w/ Decorate",
     # §4.5, ensembles of size 100 (config/experiments/ch4_large_ensembles.yaml)
     "decorate_100": "DECORATE (100)",
     "bagging_100": "Bagging (100)",

@@ -1,0 +1,360 @@
+"""Chapter 6 report: data utilization, error reductions, learning curves, reproduced vs published.
+
+From the records of an ``active`` experiment (``point`` = labeled examples, ``value`` = test
+accuracy %), for every dataset and system:
+
+* the *mean curve*: error (100 − mean accuracy) over runs × folds at every labeled-set size
+  that every (run, fold) of both compared systems reached (folds differ in pool size by one
+  example; averaging a point only some folds reached would mix unequal sets);
+* Table 6.1: examples needed to reach the target error (the baseline's mean error over its
+  last 50 examples, spec M8) and the ratio to the baseline's count;
+* Table 6.2 (6.3): the top-20 % percentage error reduction over the baseline and whether it
+  is significant (paired t-test over runs × folds of the errors averaged over the selected
+  points, p < 0.05, spec M9); Table 6.4: the mean reduction over all points;
+* one learning-curve figure per dataset;
+* ``replication.md``/``.csv``: every published cell beside ours, the scale at the top, and
+  "not comparable" where the protocol or the datasets differ from the dissertation's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from redecorate.report.figures import learning_curves
+from redecorate.report.tables import display_name, markdown_table
+from redecorate.stats.learning_curves import (
+    data_utilization,
+    error_reduction_test,
+    mean_error_reduction,
+    number_of_wins,
+    percent_error_reduction,
+    top_fraction_points,
+)
+
+__all__ = ["active_summary", "fold_errors", "write_active_report"]
+
+ALPHA = 0.05
+THESIS_RUNS, THESIS_FOLDS = 2, 10
+
+
+def fold_errors(records: pd.DataFrame, dataset: str, system: str) -> pd.DataFrame:
+    """Test error (%) per (run, fold) × labeled-set size of one system on one dataset."""
+    rows = records[(records["dataset"] == dataset) & (records["algorithm"] == system)
+                   & (records["metric"] == "accuracy")]  # fmt: skip
+    table = rows.pivot_table(index=["run", "fold"], columns="point", values="value")
+    return 100.0 - table
+
+
+def _common(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Both systems' per-fold errors at the sizes every (run, fold) of both reached."""
+    index = a.index.intersection(b.index)
+    a, b = a.loc[index], b.loc[index]
+    columns = [c for c in a.columns.intersection(b.columns) if a[c].notna().all() and b[c].notna().all()]
+    if not columns:
+        raise ValueError("the two systems' curves share no labeled-set size")
+    return np.asarray(columns, dtype=np.int64), a[columns].to_numpy(), b[columns].to_numpy()
+
+
+def active_summary(
+    records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str]
+) -> pd.DataFrame:
+    """One row per (dataset, system): Tables 6.1, 6.2 and 6.4's quantities, reproduced.
+
+    Columns: dataset, system, pool_size, target_error, examples_to_target (None when never
+    reached), baseline_examples, utilization_ratio, top20_error_reduction, top20_p,
+    top20_significant, error_reduction (mean over all points), error_reduction_p,
+    error_reduction_significant. The baseline's own row has its count and ratio 1.
+    """
+    out = []
+    for dataset in datasets:
+        base = fold_errors(records, dataset, baseline)
+        if base.empty:
+            continue
+        for system in [baseline, *others]:
+            mine = fold_errors(records, dataset, system)
+            if mine.empty:
+                continue
+            n, e_mine, e_base = _common(mine, base)
+            mean_mine, mean_base = e_mine.mean(axis=0), e_base.mean(axis=0)
+            pool = int(n[-1])
+            util = data_utilization(n, mean_mine, n, mean_base, pool_size=pool)
+            row: dict[str, Any] = {
+                "dataset": dataset, "system": system, "pool_size": pool,
+                "target_error": util.target_error, "examples_to_target": util.examples,
+                "baseline_examples": util.baseline_examples, "utilization_ratio": util.ratio,
+            }  # fmt: skip
+            if system != baseline:
+                r = percent_error_reduction(mean_base, mean_mine, undefined="nan")
+                top = top_fraction_points(r)
+                test_top = error_reduction_test(e_base, e_mine, top)
+                test_all = error_reduction_test(e_base, e_mine)
+                row.update(
+                    top20_error_reduction=float(r[top].mean()),
+                    top20_p=test_top.p,
+                    top20_significant=bool(test_top.p < ALPHA and r[top].mean() > 0),
+                    error_reduction=mean_error_reduction(mean_base, mean_mine, undefined="nan"),
+                    error_reduction_p=test_all.p,
+                    error_reduction_significant=bool(test_all.p < ALPHA),
+                )
+            out.append(row)
+    return pd.DataFrame(out)
+
+
+def _fmt(value: Any, spec: str = ".2f") -> str:
+    return "–" if value is None or (isinstance(value, float) and np.isnan(value)) else format(value, spec)
+
+
+def _utilization_table(summary: pd.DataFrame, systems: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    header = ["Dataset", "Pool", *(display_name(s) for s in systems), "Target err. (%)"]
+    body = []
+    counts = {}
+    for dataset, rows in summary.groupby("dataset", sort=False):
+        by = rows.set_index("system")
+        cells = []
+        for s in systems:
+            if s not in by.index:
+                cells.append("")
+                continue
+            count = by.at[s, "examples_to_target"]
+            cells.append("-" if pd.isna(count) else f"{int(count)} ({by.at[s, 'utilization_ratio']:.2f})")
+        counts[dataset] = {s: by.at[s, "examples_to_target"] if s in by.index else None for s in systems}
+        body.append([str(dataset), str(int(rows["pool_size"].iloc[0])), *cells,
+                     _fmt(rows["target_error"].iloc[0])])  # fmt: skip
+    wins = number_of_wins(counts, lower_is_better=True) if counts else pd.Series(dtype=int)
+    body.append(["No. of wins", "", *(str(int(wins.get(s, 0))) for s in systems), ""])
+    return header, body
+
+
+def _reduction_table(summary: pd.DataFrame, others: Sequence[str], column: str,
+                     significant: str) -> tuple[list[str], list[list[str]]]:
+    header = ["Dataset", *(display_name(s) for s in others)]
+    body, values = [], {}
+    for dataset, rows in summary.groupby("dataset", sort=False):
+        by = rows.set_index("system")
+        cells = []
+        for s in others:
+            if s not in by.index:
+                cells.append("")
+                continue
+            v = by.at[s, column]
+            cells.append(f"**{v:.2f}**" if by.at[s, significant] else _fmt(v))
+        values[dataset] = {s: by.at[s, column] if s in by.index else None for s in others}
+        body.append([str(dataset), *cells])
+    means = pd.DataFrame.from_dict(values, orient="index")
+    body.append(["Mean", *(_fmt(means[s].mean()) if s in means else "" for s in others)])
+    wins = number_of_wins(values, lower_is_better=False) if values else pd.Series(dtype=int)
+    body.append(["No. of wins", *(str(int(wins.get(s, 0))) for s in others)])
+    return header, body
+
+
+def _published(paths: Sequence[str]) -> pd.DataFrame:
+    frames = [pd.read_csv(p, sep="\t", dtype={"table": str, "point": str}) for p in paths]
+    frames = [f for f in frames if {"table", "dataset", "system", "statistic", "value"} <= set(f.columns)]
+    if not frames:
+        return pd.DataFrame(columns=["table", "comparison", "dataset", "system", "statistic", "value"])
+    return pd.concat(frames, ignore_index=True)
+
+
+#: reproduced summary column -> published statistic
+_STATISTICS = {
+    "examples_to_target": "examples_to_target",
+    "utilization_ratio": "utilization_ratio",
+    "top20_error_reduction": "top20_error_reduction",
+    "error_reduction": "error_reduction",
+}
+
+
+def _published_system(published: pd.DataFrame, labels: Mapping[str, str]) -> pd.Series:
+    """Published system names as this experiment's labels (``active_decorate`` may be labelled
+    otherwise in another file); systems of other tables stay as they are."""
+    return published["system"].fillna("").map(lambda s: labels.get(s, s))
+
+
+def _tables_of(published: pd.DataFrame, systems: set[str]) -> list[str]:
+    """The published tables this experiment reproduces: those all of whose systems it runs
+    (one file holds Tables 6.1–6.4; ch6_active runs the systems of 6.1 and 6.2 only)."""
+    out = []
+    for table, rows in published.groupby("table", sort=True):
+        named = set(rows["system"].dropna()) - {""}
+        if named and named <= systems:
+            out.append(str(table))
+    return out
+
+
+def replication_cells(summary: pd.DataFrame, published: pd.DataFrame, tables: Sequence[str],
+                      labels: Mapping[str, str], baseline: str) -> pd.DataFrame:
+    """Reproduced vs published, one row per published per-dataset cell of ``tables``."""
+    pub = published[published["table"].isin(tables) & published["dataset"].notna()
+                     & published["statistic"].isin(list(_STATISTICS.values()))].copy()  # fmt: skip
+    pub["system"] = _published_system(pub, labels)
+    # The baseline's own ratio is 1 by definition: not a reproduced number.
+    pub = pub[~((pub["statistic"] == "utilization_ratio") & (pub["system"] == baseline))]
+    mine = summary.set_index(["dataset", "system"]) if len(summary) else summary
+    rows = []
+    for _, cell in pub.iterrows():
+        column = next(k for k, v in _STATISTICS.items() if v == cell["statistic"])
+        key = (cell["dataset"], cell["system"])
+        reproduced = np.nan
+        if len(summary) and key in mine.index and column in mine.columns:
+            value = mine.at[key, column]
+            reproduced = np.nan if value is None else float(value)
+        published_value = pd.to_numeric(cell["value"], errors="coerce")
+        rows.append({"table": cell["table"], "dataset": cell["dataset"], "system": cell["system"],
+                     "statistic": cell["statistic"], "published": published_value,
+                     "reproduced": reproduced})  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["table", "dataset", "system", "statistic", "published",
+                                        "reproduced"])  # fmt: skip
+    frame["difference"] = frame["reproduced"] - frame["published"]
+    frame["status"] = np.where(frame["reproduced"].isna(), "not run", "ok")
+    return frame
+
+
+def _comparable(settings: Mapping[str, Any], cells: pd.DataFrame) -> tuple[bool, str]:
+    """Whether counting conclusions against the dissertation's is meaningful, and why not."""
+    reasons = []
+    if settings.get("scale") != "thesis":
+        reasons.append(f"scale {settings.get('scale')!r}, not the thesis protocol")
+    published_datasets = set(cells["dataset"])
+    missing = [d for d in published_datasets if not (cells[cells["dataset"] == d]["status"] == "ok").any()]
+    if missing:
+        reasons.append(f"{len(missing)} of the dissertation's {len(published_datasets)} datasets not run")
+    return (not reasons), "; ".join(reasons)
+
+
+def _conclusions(summary: pd.DataFrame, published: pd.DataFrame, baseline: str,
+                 others: Sequence[str], labels: Mapping[str, str], tables: Sequence[str]) -> pd.DataFrame:
+    """The dissertation's claims of each table, tested on the reproduction.
+
+    Per system and dataset: does the reduction over the baseline have the published sign
+    (the discriminating measure), beside what the trivial prediction "the active system
+    always wins" would score; per table: which system wins most datasets, and the mean.
+    """
+    rows = []
+    pub = published[published["table"].isin(tables)].copy()
+    pub["system"] = _published_system(pub, labels)
+    for table in tables:
+        for statistic in ("top20_error_reduction", "error_reduction"):
+            p = pub[(pub["table"] == table) & (pub["statistic"] == statistic) & pub["dataset"].notna()]
+            for system in others:
+                ps = p[p["system"] == system].set_index("dataset")["value"].astype(float)
+                if ps.empty or summary.empty:
+                    continue
+                ours = summary[summary["system"] == system].set_index("dataset")[statistic]
+                both = ps.index.intersection(ours.dropna().index)
+                if len(both) == 0:
+                    continue
+                agree = float((np.sign(ps[both]) == np.sign(ours[both].astype(float))).mean())
+                trivial = float((ps[both] > 0).mean())
+                rows.append({"table": table, "claim": f"sign of {statistic} per dataset",
+                             "system": system, "datasets": len(both),
+                             "published": f"{(ps[both] > 0).sum()} of {len(both)} positive",
+                             "reproduced": f"{(ours[both] > 0).sum()} of {len(both)} positive",
+                             "agreement": agree, "trivial_agreement": trivial,
+                             "holds": pd.NA})  # fmt: skip
+                pub_mean = float(ps[both].mean())
+                our_mean = float(ours[both].mean())
+                rows.append({"table": table, "claim": f"mean {statistic} > 0",
+                             "system": system, "datasets": len(both),
+                             "published": f"{pub_mean:.2f}", "reproduced": f"{our_mean:.2f}",
+                             "agreement": np.nan, "trivial_agreement": np.nan,
+                             "holds": bool((pub_mean > 0) == (our_mean > 0))})  # fmt: skip
+        counts = pub[(pub["table"] == table) & (pub["statistic"] == "examples_to_target")
+                     & pub["dataset"].notna()]  # fmt: skip
+        if not counts.empty and not summary.empty:
+            wide = counts.pivot_table(index="dataset", columns="system", values="value",
+                                      aggfunc="first").apply(pd.to_numeric, errors="coerce")
+            systems = [s for s in [baseline, *others] if s in wide.columns]
+            mine = summary.pivot_table(index="dataset", columns="system", values="examples_to_target",
+                                       aggfunc="first")
+            shared = wide.index.intersection(mine.index)
+            if systems and len(shared):
+                pub_wins = number_of_wins(wide.loc[shared, systems], lower_is_better=True)
+                our_wins = number_of_wins(mine.reindex(index=shared, columns=systems),
+                                          lower_is_better=True)  # fmt: skip
+                rows.append({"table": table, "claim": "system needing the fewest examples most often",
+                             "system": "", "datasets": len(shared),
+                             "published": f"{pub_wins.idxmax()} ({int(pub_wins.max())})",
+                             "reproduced": f"{our_wins.idxmax()} ({int(our_wins.max())})",
+                             "agreement": np.nan, "trivial_agreement": np.nan,
+                             "holds": bool(pub_wins.idxmax() == our_wins.idxmax())})  # fmt: skip
+    return pd.DataFrame(rows, columns=["table", "claim", "system", "datasets", "published",
+                                       "reproduced", "agreement", "trivial_agreement", "holds"])
+
+
+def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any]) -> None:
+    """Tables, figures and reproduced vs published of one ``active`` experiment."""
+    report = settings["report"]
+    baseline = report.get("baseline")
+    others = list(report.get("others", []))
+    datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
+    if baseline is None:
+        raise ValueError(f"experiment {settings['experiment']}: an active experiment's report needs "
+                         "report.baseline (the random-sampling system) and report.others")
+    summary = active_summary(records, baseline, others, datasets)
+    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
+    summary.to_csv(tables_dir / "active_summary.csv", index=False, lineterminator="\n")
+    header, body = _utilization_table(summary, [baseline, *others])
+    text = ["# Data utilization (Table 6.1 layout)", "",
+            f"Examples needed to reach the target error (ratio to {display_name(baseline)}); "
+            "'-' never reached.", "", markdown_table(header, body), ""]  # fmt: skip
+    header, body = _reduction_table(summary, others, "top20_error_reduction", "top20_significant")
+    text += ["# Top-20 % percentage error reduction over " + display_name(baseline)
+             + " (Table 6.2 layout)", "", "Bold: significant (paired t-test over runs × folds, "
+             "p < 0.05).", "", markdown_table(header, body), ""]  # fmt: skip
+    header, body = _reduction_table(summary, others, "error_reduction", "error_reduction_significant")
+    text += ["# Percentage error reduction over all points (Table 6.4 layout)", "",
+             markdown_table(header, body), ""]  # fmt: skip
+    (tables_dir / "active_tables.md").write_text("\n".join(text), encoding="utf-8")
+    for dataset in datasets:
+        learning_curves(records, figures_dir / f"active_curve_{dataset}", dataset=dataset,
+                        algorithms=[baseline, *others], experiment=settings["experiment"],
+                        xlabel="Number of labeled examples")  # fmt: skip
+
+    published = _published(settings.get("published", []))
+    labels = {s: s for s in [baseline, *others]}
+    tables = _tables_of(published, {baseline, *others})
+    cells = replication_cells(summary, published, tables, labels, baseline)
+    conclusions = _conclusions(summary, published, baseline, others, labels, tables)
+    comparable, why = _comparable(settings, cells) if len(cells) else (False, "no published values")
+    cells.to_csv(out.replication_csv, index=False, lineterminator="\n")
+    conclusions.to_csv(out.replication_conclusions, index=False, lineterminator="\n")
+    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", ""]
+    runs = sorted(records["run"].unique())
+    folds = records["fold"].nunique()
+    lines += [f"This run: {len(datasets)} datasets, {len(runs)} run(s) of {folds}-fold CV. The "
+              f"dissertation: {THESIS_RUNS} runs of {THESIS_FOLDS}-fold CV on the datasets of "
+              "its tables.", ""]  # fmt: skip
+    if not comparable:
+        lines += [f"**Not comparable with the dissertation** ({why}): the numbers below are shown "
+                  "for inspection; no conclusion is counted as held or not.", ""]  # fmt: skip
+    if len(conclusions):
+        shown = conclusions.copy()
+        if not comparable:
+            shown["holds"] = "not comparable"
+        lines += ["## Conclusions", "",
+                  "*agreement*: share of datasets where the reduction has the published sign; "
+                  "*trivial*: what always predicting a reduction would score.", "",
+                  markdown_table(["Table", "Claim", "System", "Datasets", "Published", "Reproduced",
+                                  "Agreement", "Trivial", "Holds"],
+                                 [[r["table"], r["claim"], display_name(str(r["system"])) if r["system"] else "",
+                                   str(r["datasets"]), r["published"], r["reproduced"],
+                                   _fmt(r["agreement"]), _fmt(r["trivial_agreement"]),
+                                   "" if r["holds"] is pd.NA else str(r["holds"])]
+                                  for _, r in shown.iterrows()]), ""]  # fmt: skip
+    if len(cells):
+        done = cells[cells["status"] == "ok"]
+        lines += ["## Cells", "", f"{len(done)} of {len(cells)} published cells reproduced; median "
+                  f"|difference| {_fmt(done['difference'].abs().median())}.", "",
+                  markdown_table(["Table", "Dataset", "System", "Statistic", "Published",
+                                  "Reproduced", "Difference"],
+                                 [[r["table"], r["dataset"], display_name(r["system"]), r["statistic"],
+                                   _fmt(r["published"]), _fmt(r["reproduced"]), _fmt(r["difference"])]
+                                  for _, r in done.iterrows()]), ""]  # fmt: skip
+    else:
+        lines += ["No published values for this experiment's tables.", ""]
+    Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")

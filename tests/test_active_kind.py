@@ -1,0 +1,116 @@
+"""The ``active`` experiment kind (chapter 6): settings, the unit of work, the report's numbers.
+
+The unit of work runs the library's loop (tests/test_active_*.py test the loop itself); here:
+every system of a fold starts from the same labeled examples and the records are the curve;
+the chapter-6 summaries come out right on curves whose answer is known by hand; a misspelt
+system fails when the file is read, naming file and key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from redecorate.config import ExperimentConfigError
+from redecorate.experiments import load_experiment
+from redecorate.kinds import get_kind
+from redecorate.kinds.active import per_dataset, systems_of
+from redecorate.report.active import active_summary
+from redecorate.stats.summary import RECORD_COLUMNS
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
+CH6 = REPO / "config" / "experiments" / "ch6_active.yaml"
+
+
+def test_per_dataset_settings() -> None:
+    m = {"default": 1, "soybean": 3}
+    assert per_dataset(m, "soybean", 9) == 3 and per_dataset(m, "iris", 9) == 1
+    assert per_dataset({"soybean": 3}, "iris", 9) == 9 and per_dataset(2, "iris", 9) == 2
+    assert per_dataset(None, "iris", None) is None
+
+
+def test_the_chapter_6_file_resolves_systems_and_batch_sizes() -> None:
+    spec = load_experiment(CH6, schema=SCHEMA)
+    systems = systems_of(spec)
+    assert systems["decorate"] == {"system": "random", "params": {}}
+    assert systems["active_decorate"]["system"] == "active_decorate"
+    assert spec.settings["batch_size"]["credit-g"] == 3
+    smoke = load_experiment(CH6, schema=SCHEMA, scale="smoke")
+    assert smoke.settings["max_labeled"] == 12
+
+
+def test_a_misspelt_system_fails_naming_file_and_key(tmp_path: Path) -> None:
+    data = yaml.safe_load(CH6.read_text())
+    data["algorithms"]["qbagg"] = {}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(data))
+    with pytest.raises(ExperimentConfigError, match=r"bad.yaml: key 'algorithms.qbagg'.*qbag"):
+        load_experiment(bad, schema=SCHEMA)
+
+
+def _records(curves: dict[str, np.ndarray], n: np.ndarray, folds: int = 4) -> pd.DataFrame:
+    rows = []
+    for system, error in curves.items():
+        for fold in range(folds):
+            for size, e in zip(n, error, strict=True):
+                rows.append(("x", "d", system, 0, fold, int(size), int(size), "accuracy",
+                             100.0 - e - 0.01 * fold, 0.0, 15))  # fmt: skip
+    return pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
+
+
+def test_summaries_on_curves_known_by_hand() -> None:
+    n = np.arange(1, 31)
+    base = 40.0 - n  # mean over the last 50 (all 30) points: 24.5 (+ the fold offsets' mean)
+    records = _records({"rand": base, "half": base / 2}, n)
+    summary = active_summary(records, "rand", ["half"], ["d"]).set_index("system")
+    target = 24.5 + 0.015  # folds are shifted by 0, .01, .02, .03 % accuracy
+    assert summary.at["rand", "target_error"] == pytest.approx(target)
+    assert summary.at["rand", "examples_to_target"] == 16  # 40 - 16 + .015 <= 24.515
+    assert summary.at["half", "examples_to_target"] == 1
+    assert summary.at["half", "utilization_ratio"] == pytest.approx(1 / 16)
+    # Halving the error everywhere is a 50 % reduction at every point (up to the offsets).
+    assert summary.at["half", "error_reduction"] == pytest.approx(50.0, abs=0.1)
+    assert summary.at["half", "top20_error_reduction"] == pytest.approx(50.0, abs=0.1)
+    assert summary.at["half", "top20_significant"]
+
+
+def test_summaries_use_only_sizes_every_fold_reached() -> None:
+    n = np.arange(1, 31)
+    records = _records({"rand": 40.0 - n, "same": 40.0 - n}, n)
+    # One fold of one system has a longer pool: its extra point must not enter the means.
+    extra = records.iloc[[-1]].assign(point=31, n_train=31, value=0.0)
+    summary = active_summary(pd.concat([records, extra]), "rand", ["same"], ["d"])
+    assert (summary["pool_size"] == 30).all()
+    assert summary.set_index("system").at["same", "error_reduction"] == pytest.approx(0.0)
+
+
+@pytest.mark.slow
+def test_every_system_of_a_fold_starts_from_the_same_labeled_set() -> None:
+    from redecorate.data import load_dataset, load_registry
+
+    mirror = REPO / ".." / "shared" / "datasets" / "uci"
+    dataset = load_dataset("iris", registry=load_registry(REPO / "config" / "datasets.yaml"),
+                           mirror=mirror)  # fmt: skip
+    kind = get_kind("active")
+    spec = load_experiment(CH6, schema=SCHEMA, scale="smoke")
+    settings = kind.job_settings(spec)
+    lines: list[str] = []
+    frames = {s: kind.run_unit(dataset, settings, {"algorithm": s, "run": 0}, lines.append)
+              for s in ("decorate", "active_decorate")}  # fmt: skip
+    for frame in frames.values():
+        assert list(frame.columns) == list(RECORD_COLUMNS)
+        # m = 1 on iris: one point per labeled example, 1 ... 12 in each of the 3 folds.
+        assert sorted(frame["point"].unique()) == list(range(1, 13))
+        assert (frame["n_train"] == frame["point"]).all()
+    first = {s: f[f["point"] == 1].sort_values("fold")["value"].to_numpy() for s, f in frames.items()}
+    # One labeled example, the same one: random sampling and ActiveDecorate fit the same model.
+    np.testing.assert_array_equal(first["decorate"], first["active_decorate"])
+    again = kind.run_unit(dataset, settings, {"algorithm": "active_decorate", "run": 0}, lines.append)
+    columns = [c for c in RECORD_COLUMNS if c != "fit_seconds"]
+    pd.testing.assert_frame_equal(again[columns], frames["active_decorate"][columns])
+    assert any("fold 3/3 done" in line for line in lines)
