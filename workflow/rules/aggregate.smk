@@ -68,7 +68,13 @@ rule report_experiment:
             caption="../report/replication.rst",
             labels={"experiment": "{experiment}", "table": "replication"},
         ),
-        replication_conclusions=f"{RESULTS}/{{experiment}}/replication_conclusions.csv",
+        replication_conclusions=report(
+            f"{RESULTS}/{{experiment}}/replication_conclusions.csv",
+            category="1. Reproduced vs published",
+            subcategory="{experiment}",
+            caption="../report/conclusions.rst",
+            labels={"experiment": "{experiment}", "table": "conclusions"},
+        ),
     params:
         report=_report_settings,
     log:
