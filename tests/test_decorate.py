@@ -7,6 +7,7 @@ rejections really happen, and ``Recorder`` remembers what each member was traine
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -462,3 +463,76 @@ def test_single_valued_nominal_attribute_is_handled():
     model = Decorate(random_state=0).fit(X, y)
     assert model.ensemble_size_ >= 1
     assert (model.predict(X) == np.asarray(y)).mean() > 0.9
+
+
+# -- the defining property with the real base learner on real data --------------------------
+class _CandidateJ48(j48_or_skip()):
+    """J48 that remembers every instance fitted, so every DECORATE candidate (accepted or
+    rejected) can be re-evaluated independently of the implementation's bookkeeping."""
+
+    fitted: list = []
+
+    def _fit_encoded(self, *args, **kwargs):
+        _CandidateJ48.fitted.append(self)
+        return super()._fit_encoded(*args, **kwargs)
+
+
+def _training_error(members, X, y, weights) -> float:
+    """The committee's weighted training error: argmax of the summed member distributions."""
+    total = sum(m._proba_encoded(X) for m in members)
+    return float(np.sum(weights * (np.argmax(total, axis=1) != y)) / np.sum(weights))
+
+
+def _check_candidates(dataset: str, point: int) -> list[bool]:
+    """Every candidate of a real DECORATE run with J48 members, on a real training set of
+    the §4.1 protocol, is recomputed: accepted ones never raise the committee's training
+    error, rejected ones would have."""
+    from redecorate.data import load_dataset, load_registry
+    from redecorate.protocol import curve_size, run_folds, seed_sequence, training_order
+
+    repo = Path(__file__).resolve().parents[1]
+    mirror = repo / ".." / "shared" / "datasets" / "uci"
+    data = load_dataset(dataset, registry=load_registry(repo / "config" / "datasets.yaml"),
+                        mirror=mirror)
+    train, _ = run_folds(data, 10, run=0, seed=20050801)[0]
+    order = training_order(train, seed_sequence(20050801, "order", dataset, 0, 0))
+    rows = order[: curve_size(len(order), point)]
+    X, y = data.X.iloc[rows], data.y.iloc[rows]
+    _CandidateJ48.fitted = []
+    d = Decorate(_CandidateJ48(), ensemble_size=15, max_iterations=50, random_state=7).fit(X, y)
+    candidates = _CandidateJ48.fitted
+    assert len(candidates) == d.n_trials_ >= 2
+    Xe = d.feature_schema_.encode(X)
+    index = {c: i for i, c in enumerate(d.classes_)}
+    codes = np.array([index[v] for v in y])
+    weights = np.ones(len(codes))
+    assert _training_error(candidates[:1], Xe, codes, weights) < 0.5  # J48 fits its data
+    committee = [candidates[0]]
+    decisions = []
+    for candidate, accepted in zip(candidates[1:], d.trial_accepted_[1:], strict=True):
+        before = _training_error(committee, Xe, codes, weights)
+        after = _training_error([*committee, candidate], Xe, codes, weights)
+        assert (after <= before) == accepted, (dataset, before, after, accepted)
+        decisions.append(accepted)
+        if accepted:
+            committee.append(candidate)
+    assert [m is c for m, c in zip(d.estimators_, committee, strict=True)] == [True] * len(committee)
+    # The ensemble is never worse on its training set than its first member, J48 alone.
+    assert _training_error(committee, Xe, codes, weights) <= _training_error(candidates[:1], Xe, codes, weights)
+    return decisions
+
+
+@pytest.mark.parametrize("dataset, point", [("labor", 100), ("glass", 20), ("breast-w", 10),
+                                            ("heart-c", 50), ("soybean", 20)])
+def test_with_j48_no_accepted_member_raises_the_training_error(dataset, point):
+    _check_candidates(dataset, point)
+
+
+def test_the_real_data_property_test_sees_rejections():
+    """At least one of the datasets above rejects candidates, or the test could not fail on
+    an implementation that ignored the rule."""
+    rejected = 0
+    for dataset, point in [("glass", 20), ("soybean", 20), ("heart-c", 50)]:
+        decisions = _check_candidates(dataset, point)
+        rejected += decisions.count(False)
+    assert rejected > 0
