@@ -169,6 +169,35 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
         self._fit_encoded(Xe, y_codes.astype(np.int64), w, self.feature_schema_, len(self.classes_))
         return self
 
+    def fit_prepared(
+        self, X_encoded: np.ndarray, y_codes: np.ndarray, *, classes: np.ndarray,
+        schema: FeatureSchema, columns: pd.DataFrame,
+    ) -> EncodedClassifier:
+        """:meth:`fit` on rows of a frame that was encoded once with ``schema``.
+
+        Why: a learning-curve job fits thousands of small training sets drawn from one
+        dataset; validating and encoding each subset again costs more than fitting a tree on
+        it. Subsets of one frame share its schema (declared categories) and class list, so
+        ``fit_prepared(schema.encode(X)[rows], codes[rows], ...)`` is :meth:`fit` on
+        ``X.iloc[rows]``: the same fitted model, and the public methods work as after
+        :meth:`fit`. ``columns`` is any frame with the dataset's columns (zero rows will do),
+        for scikit-learn's feature-name bookkeeping.
+        """
+        _check_frame_columns(self, columns, reset=True)
+        if X_encoded.shape[0] == 0:
+            raise ValueError(f"Found array with 0 sample(s) (shape={X_encoded.shape}) while a "
+                             "minimum of 1 is required.")
+        self.feature_schema_ = schema
+        self.classes_ = np.asarray(classes)
+        self._fit_encoded(np.asarray(X_encoded, dtype=np.float64), np.asarray(y_codes, dtype=np.int64),
+                          np.ones(X_encoded.shape[0], dtype=np.float64), schema, len(self.classes_))
+        return self
+
+    def predict_prepared(self, X_encoded: np.ndarray) -> np.ndarray:
+        """:meth:`predict` on rows encoded with the schema given to :meth:`fit_prepared`."""
+        check_is_fitted(self, "classes_")
+        return self.classes_[np.argmax(self._proba_encoded(X_encoded), axis=1)]
+
     def predict_proba(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")
         Xe = self._validate_X(X, reset=False)

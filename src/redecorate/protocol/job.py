@@ -291,6 +291,13 @@ def run_job(
         # silently treating a weighted dataset as unweighted.
         report(f"[{experiment}] {dataset.name}: instance weights are ignored by run_job")
     folds = run_folds(dataset, n_folds, run=run, seed=seed)
+    # Fast path: the project's learners fit rows of the dataset encoded once per job
+    # (EncodedClassifier.fit_prepared: the same model as fit() on the subset frame). Corrupted
+    # folds (fold_transform), pool-based variants and foreign estimators use the public API.
+    fast_possible = (fold_transform is None and not use_pool and categories is not None
+                     and isinstance(dataset.X, pd.DataFrame)
+                     and not y_all.isna().any())  # fmt: skip
+    prepared: tuple[Any, ...] | None = None
     rows: list[tuple[Any, ...]] = []
     started = time.perf_counter()
     for fold, (train_idx, test_idx) in enumerate(folds):
@@ -312,21 +319,34 @@ def run_job(
                 f"fold={fold} point={point}{unit_text} n_train={n_train}"
             )
             random_state = learner_seed(seed, dataset.name, run, fold, algorithm, point)
-            X_fit, y_fit, X_eval, y_eval = dataset.X.iloc[subset], y_all.iloc[subset], X_test, y_test
+            X_eval, y_eval = X_test, y_test
             try:
+                estimator = factory(learner_name, params, random_state)
+                fast = fast_possible and hasattr(estimator, "fit_prepared")
+                if fast and prepared is None:
+                    prepared = _prepared(dataset)
+                if not fast:
+                    X_fit, y_fit = dataset.X.iloc[subset], y_all.iloc[subset]
                 if fold_transform is not None:
                     X_fit, y_fit, X_eval, y_eval_series = fold_transform(
                         fold, point, X_fit, y_fit, X_test, y_all.iloc[test_idx]
                     )
                     y_eval = y_eval_series.to_numpy(dtype=object)
-                estimator = factory(learner_name, params, random_state)
                 tic = time.perf_counter()
-                if use_pool:
+                if fast:
+                    Xe, ye, classes, schema, columns = prepared
+                    estimator.fit_prepared(Xe[subset], ye[subset], classes=classes, schema=schema,
+                                           columns=columns)  # fmt: skip
+                elif use_pool:
                     estimator.fit(X_fit, y_fit, pool=dataset.X.iloc[order[n_train:]])
                 else:
                     estimator.fit(X_fit, y_fit)
                 fit_seconds = time.perf_counter() - tic
-                predicted = np.asarray(estimator.predict(X_eval), dtype=object)
+                if fast:
+                    predicted = np.asarray(estimator.predict_prepared(prepared[0][test_idx]),
+                                           dtype=object)
+                else:
+                    predicted = np.asarray(estimator.predict(X_eval), dtype=object)
                 if want_diversity:
                     diversity = fitted_ensemble_diversity(estimator, X_eval)
                 if want_member_error:
@@ -365,6 +385,15 @@ def run_job(
             f"done, elapsed {time.perf_counter() - started:.1f}s"
         )
     return _as_frame(rows, points)
+
+
+def _prepared(dataset: _DatasetLike) -> tuple[Any, ...]:
+    """The dataset encoded once: (matrix, class codes, class list, schema, column template)."""
+    from redecorate.learners.features import FeatureSchema
+
+    schema = FeatureSchema.from_input(dataset.X)
+    codes = pd.Categorical(dataset.y).codes.astype(np.int64)
+    return schema.encode(dataset.X), codes, np.asarray(dataset.y.cat.categories), schema, dataset.X.iloc[:0]
 
 
 def _as_frame(rows: list[tuple[Any, ...]], points: Sequence[float | int]) -> pd.DataFrame:
