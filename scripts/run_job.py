@@ -11,6 +11,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
     os.environ.setdefault(_var, "1")  # one core per job: Snakemake schedules the cores
 
 import dataclasses  # noqa: E402
+import resource  # noqa: E402
 from typing import Any  # noqa: E402
 
 from redecorate.data import load_prepared  # noqa: E402
@@ -38,6 +39,9 @@ def main(smk: Any) -> None:
         )
         write_parquet_atomic(records, smk.output.records)
         print(f"wrote {len(records)} records to {smk.output.records}", flush=True)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        # The whole process, start-up and imports included (Snakemake's benchmark samples).
+        print(f"process CPU {usage.ru_utime + usage.ru_stime:.2f} s", flush=True)
 
 
 if __name__ == "__main__":
