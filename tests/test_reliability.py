@@ -168,3 +168,30 @@ def test_results_directory_carries_provenance(smoke_reference: Path) -> None:
         assert job["wall_s"] is not None and job["wall_s"] > 0, job
         assert job["cpu_s"] is not None, job
     assert provenance["totals"]["jobs_with_benchmark"] == len(jobs)
+
+
+@requires_mirror
+def test_a_second_live_run_in_the_same_directory_is_refused(tmp_path: Path) -> None:
+    """The README: stale locks of a killed run are removed, but two live runs are refused."""
+    config = ("--config", *smoke.SMOKE_CONFIG, smoke.ONE_UNIT_PER_JOB)
+    command = smoke.snakemake_command(tmp_path, *config, cores=1, profile=True)
+    with (tmp_path / "first.log").open("w") as log:
+        first = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                 env=smoke.snakemake_env(), start_new_session=True)  # fmt: skip
+        try:
+            locks = tmp_path / ".snakemake" / "locks"
+            deadline = time.monotonic() + 300
+            while not (locks.is_dir() and any(locks.iterdir())):
+                assert first.poll() is None, "the first run ended before it held its locks"
+                assert time.monotonic() < deadline, "the first run never took its locks"
+                time.sleep(0.1)
+            second = smoke.run_snakemake(tmp_path, *config, cores=1, profile=True, timeout=300)
+            text = smoke.output_of(second)
+            assert second.returncode != 0, text[-3000:]
+            assert "cannot be locked" in text, text[-3000:]
+            assert "Removed stale Snakemake locks" not in text
+            assert first.wait(timeout=900) == 0, (tmp_path / "first.log").read_text()[-3000:]
+        finally:
+            if first.poll() is None:
+                os.killpg(first.pid, signal.SIGKILL)
+                first.wait()
