@@ -34,8 +34,13 @@ import pandas as pd
 from redecorate.active.loop import ActiveLearner
 from redecorate.active.systems import make_system
 from redecorate.protocol.seeds import key_words
+from redecorate.stats.probability import area_under_lift_chart, multiclass_mse
 
-__all__ = ["active_learning_curve", "curve_seed", "initial_labeled_set", "labeled_set_sizes"]
+__all__ = ["CURVE_METRICS", "active_learning_curve", "curve_seed", "geometric_sizes",
+           "initial_labeled_set", "labeled_set_sizes"]
+
+CURVE_METRICS: tuple[str, ...] = ("accuracy", "mse", "aulc")
+"""What a curve point can record: test accuracy (%), MSE and AULC (spec Part 2 M10)."""
 
 
 def curve_seed(seed: np.random.SeedSequence, *keys: str | int) -> np.random.SeedSequence:
@@ -86,6 +91,30 @@ def labeled_set_sizes(n_pool: int, batch_size: int, initial_size: int,
     return sizes
 
 
+def geometric_sizes(n_pool: int, initial: int, batches: int) -> list[int]:
+    """``batches`` acquisition batches growing geometrically from ``initial`` to the pool.
+
+    Chapter 7 makes 33 batches "growing in size along the curve" but prints neither the
+    schedule nor the initial set (spec E7); this reading takes sizes s_i = initial ·
+    (n_pool / initial)^(i / batches), rounded, made strictly increasing, with s_0 = initial
+    and s_batches = n_pool: every batch at least one example, the last ones the largest.
+    """
+    n_pool = _positive_int(n_pool, "n_pool")
+    initial = _positive_int(initial, "initial")
+    batches = _positive_int(batches, "batches")
+    if initial >= n_pool:
+        return [n_pool]
+    ratio = (n_pool / initial) ** (1.0 / batches)
+    sizes = [initial]
+    for i in range(1, batches + 1):
+        target = round(initial * ratio**i)
+        remaining = batches - i
+        # at least one more than the last, and room left for the remaining batches
+        sizes.append(min(max(target, sizes[-1] + 1), n_pool - remaining))
+    sizes[-1] = n_pool
+    return sizes
+
+
 def _label_codes(y, classes: np.ndarray) -> np.ndarray:
     lookup = {v: i for i, v in enumerate(classes.tolist())}
     return np.array([lookup.get(v, -1) for v in np.asarray(y, dtype=object).tolist()],
@@ -96,6 +125,8 @@ def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLe
                           params: Mapping[str, Any] | None = None, *, batch_size: int = 1,
                           initial_size: int | None = None, max_labeled: int | None = None,
                           eval_sizes: Sequence[int] | None = None,
+                          sizes: Sequence[int] | None = None,
+                          metrics: Sequence[str] = ("accuracy",),
                           seed: np.random.SeedSequence) -> list[dict]:
     """Run one fold's active-learning curve and return one row per evaluated point.
 
@@ -120,6 +151,14 @@ def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLe
     eval_sizes:
         Labeled-set sizes to evaluate at; default every size (see the module docstring).
         Each must be one the loop passes through (:func:`labeled_set_sizes`).
+    sizes:
+        Explicit labeled-set sizes, increasing (chapter 7's schedule of 33 growing batches):
+        the curve starts at ``sizes[0]`` (the initial set) and each iteration labels up to the
+        next size; ``batch_size``, ``initial_size`` and ``max_labeled`` are then unused.
+    metrics:
+        What each point records besides ``n_labeled``: ``accuracy`` (% of the test fold),
+        ``mse`` (multi-class Brier score) and ``aulc`` (area under the lift chart with the
+        labeled set's class frequencies as priors), spec M10.
     seed:
         The fold's :class:`numpy.random.SeedSequence`, the same for every system of the
         fold. The initial set comes from its child ``"initial"``, the learner's streams from
@@ -153,8 +192,20 @@ def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLe
     if len(X_test) != len(y_test) or len(y_test) == 0:
         raise ValueError(f"X_test ({len(X_test)} rows) and y_test ({len(y_test)} labels) must "
                          "match and be non-empty")
-    start = batch_size if initial_size is None else initial_size
-    sizes = labeled_set_sizes(n_pool, batch_size, start, max_labeled)
+    unknown = sorted(set(metrics) - set(CURVE_METRICS))
+    if unknown or not metrics:
+        raise ValueError(f"metrics must be among {CURVE_METRICS}, got {list(metrics)}")
+    if sizes is None:
+        start = batch_size if initial_size is None else initial_size
+        sizes = labeled_set_sizes(n_pool, batch_size, start, max_labeled)
+    else:
+        sizes = [int(s) for s in sizes]
+        if not sizes or sizes[0] < 1 or sizes[-1] > n_pool or any(
+            b <= a for a, b in zip(sizes, sizes[1:], strict=False)
+        ):
+            raise ValueError(f"sizes must increase from >= 1 to at most the pool ({n_pool}), "
+                             f"got {sizes[:3]} ... {sizes[-3:]}")
+        start = sizes[0]
     if eval_sizes is None:
         wanted = set(sizes)
     else:
@@ -179,21 +230,28 @@ def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLe
 
     X_eval = learner.encode(X_test)
     truth = _label_codes(y_test, learner.classes_)
-    points: list[tuple[int, float, int]] = []
+    points: list[tuple[int, dict[str, float], int]] = []
     end = sizes[-1]
+    steps = iter(sizes[1:])
     while True:
         n = learner.n_labeled_
         if n in wanted:
-            predicted = np.argmax(learner.predict_proba_encoded(X_eval), axis=1)
-            points.append((n, 100.0 * float(np.mean(predicted == truth)),
-                           learner.ensemble_size_))
+            proba = learner.predict_proba_encoded(X_eval)
+            values = {"accuracy": 100.0 * float(np.mean(np.argmax(proba, axis=1) == truth))}
+            if "mse" in metrics:
+                values["mse"] = multiclass_mse(proba, truth)
+            if "aulc" in metrics:
+                labeled = _label_codes(oracle[learner.labeled_indices_], learner.classes_)
+                priors = np.bincount(labeled, minlength=len(learner.classes_)) / len(labeled)
+                values["aulc"] = area_under_lift_chart(proba, truth, priors)
+            points.append((n, values, learner.ensemble_size_))
         if n >= end:
             break
-        batch = learner.query(min(batch_size, end - n))
+        batch = learner.query(next(steps) - n)
         learner.teach(batch, oracle[batch])
 
     seconds: dict[int, float] = {}
     for entry in learner.fit_log_:
         seconds[entry["n_labeled"]] = seconds.get(entry["n_labeled"], 0.0) + entry["seconds"]
-    return [{"n_labeled": n, "accuracy": acc, "fit_seconds": seconds.get(n, 0.0),
-             "ensemble_size": int(size)} for n, acc, size in points]
+    return [{"n_labeled": n, **{m: values[m] for m in metrics}, "fit_seconds": seconds.get(n, 0.0),
+             "ensemble_size": int(size)} for n, values, size in points]

@@ -58,6 +58,7 @@ class DatasetEntry:
     sha256: str | None = None
     drop_attributes: tuple[str, ...] = ()
     note: str | None = None
+    subsample: tuple[int, int] | None = None  # (size, seed): a fixed random sample of rows
 
     @classmethod
     def from_mapping(cls, name: str, raw: Mapping[str, Any]) -> DatasetEntry:
@@ -78,6 +79,8 @@ class DatasetEntry:
             sha256=raw.get("sha256"),
             drop_attributes=tuple(raw.get("drop_attributes", ())),
             note=raw.get("note"),
+            subsample=(None if raw.get("subsample") is None
+                       else (int(raw["subsample"]["size"]), int(raw["subsample"]["seed"]))),
         )
 
     @property
@@ -231,4 +234,32 @@ def load_dataset(
             f"entry in {reg.path}"
         )
     dataset = dataset.drop_attributes(entry.drop_attributes)
-    return dataset.check(entry.instances, entry.classes, entry.attributes)
+    dataset = dataset.check(entry.instances, entry.classes, entry.attributes)
+    if entry.subsample is not None:
+        dataset = _subsample(dataset, *entry.subsample)
+    return dataset
+
+
+def _subsample(dataset: Any, size: int, seed: int) -> Any:
+    """A random sample of ``size`` rows without replacement, in file order, from ``seed``.
+
+    Chapter 7 replaces kr-vs-kp, sick and optdigits by 1000 random instances each; the
+    thesis's sample is unknown, so the registry records ours (size and seed) and the
+    prepared data's provenance says so. The sizes are checked on the whole file first.
+    """
+    import dataclasses
+
+    import numpy as np
+
+    n = len(dataset.y)
+    if size >= n:
+        raise RegistryError(f"dataset {dataset.name!r}: subsample size {size} is not smaller "
+                            f"than its {n} instances; remove 'subsample' from its registry entry")
+    rows = np.sort(np.random.default_rng(seed).choice(n, size=size, replace=False))
+    weights = None if dataset.weights is None else dataset.weights[rows]
+    return dataclasses.replace(
+        dataset, X=dataset.X.iloc[rows].reset_index(drop=True),
+        y=dataset.y.iloc[rows].reset_index(drop=True), weights=weights,
+        source=f"{dataset.source}; random sample of {size} of {n} instances (seed {seed})",
+        notes=(*dataset.notes, f"subsample of {size} instances, seed {seed}"),
+    )

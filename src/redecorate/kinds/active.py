@@ -79,6 +79,31 @@ SCHEMA: dict[str, Any] = {
     },
     "profile_properties": {"max_labeled": {"$ref": "#/properties/max_labeled"}},
 }
+SCHEMA["properties"]["schedule"] = {
+    "description": (
+        "chapter 7's acquisition schedule instead of a fixed batch size: 'batches' batches "
+        "growing geometrically from 'initial' labeled examples to the whole pool (the "
+        "dissertation makes 33 and prints neither sizes nor the initial set, spec E7)"
+    ),
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["initial", "batches"],
+    "properties": {
+        "initial": {"type": "integer", "minimum": 1},
+        "batches": {"type": "integer", "minimum": 1},
+    },
+}
+SCHEMA["properties"]["metrics"] = {
+    "description": (
+        "what each curve point records: accuracy (%, always), mse (multi-class Brier score) "
+        "and aulc (area under the lift chart), spec Part 2 M10"
+    ),
+    "type": "array",
+    "minItems": 1,
+    "uniqueItems": True,
+    "contains": {"const": "accuracy"},
+    "items": {"enum": ["accuracy", "mse", "aulc"]},
+}
 
 
 def per_dataset(value: Any, dataset: str, default: int | None) -> int | None:
@@ -106,7 +131,8 @@ def _job_settings(spec: Any) -> dict[str, Any]:
         "n_folds": spec.protocol.folds,
         "seed": spec.protocol.seed,
         "systems": systems_of(spec),
-        **{key: spec.settings[key] for key in ("batch_size", "initial_size", "max_labeled")
+        **{key: spec.settings[key] for key in
+           ("batch_size", "initial_size", "max_labeled", "schedule", "metrics")
            if key in spec.settings},
     }  # fmt: skip
 
@@ -121,11 +147,13 @@ def _fold_settings(settings: Mapping[str, Any], dataset: str) -> dict[str, Any]:
 
 
 def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
-    from redecorate.active.curve import active_learning_curve
+    from redecorate.active.curve import active_learning_curve, geometric_sizes
 
     label, run = unit["algorithm"], int(unit["run"])
     system = settings["systems"][label]
     fold_settings = _fold_settings(settings, dataset.name)
+    metrics = list(settings.get("metrics", ["accuracy"]))
+    schedule = settings.get("schedule")
     rows = []
     started = time.perf_counter()
     folds = run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])
@@ -133,15 +161,18 @@ def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: P
         # The fold's stream: keyed by (seed, dataset, run, fold), never by the system, so
         # every system of a fold starts from the same labeled examples.
         seed = seed_sequence(settings["seed"], "active", dataset.name, run, fold)
+        sizes = (None if schedule is None
+                 else geometric_sizes(len(train), schedule["initial"], schedule["batches"]))
         curve = active_learning_curve(
             dataset.X.iloc[train], dataset.y.iloc[train], dataset.X.iloc[test],
-            dataset.y.iloc[test], system["system"], system["params"], seed=seed,
-            **fold_settings,
+            dataset.y.iloc[test], system["system"], system["params"], seed=seed, sizes=sizes,
+            metrics=metrics, **fold_settings,
         )  # fmt: skip
         for point in curve:
-            rows.append((settings["experiment"], dataset.name, label, run, fold,
-                         point["n_labeled"], point["n_labeled"], "accuracy", point["accuracy"],
-                         point["fit_seconds"], point["ensemble_size"]))  # fmt: skip
+            for metric in metrics:
+                rows.append((settings["experiment"], dataset.name, label, run, fold,
+                             point["n_labeled"], point["n_labeled"], metric, point[metric],
+                             point["fit_seconds"], point["ensemble_size"]))  # fmt: skip
         progress(
             f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}/"
             f"{settings['n_folds']} done ({len(curve)} points, up to {curve[-1]['n_labeled']} "
@@ -174,8 +205,14 @@ def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> 
     k = settings["n_folds"]
     pool = max(2, round(shape.n_instances * (k - 1) / k))
     fold = _fold_settings(settings, shape.name)
-    sizes = labeled_set_sizes(pool, fold["batch_size"], min(fold["initial_size"], pool),
-                              fold["max_labeled"])
+    schedule = settings.get("schedule")
+    if schedule is not None:
+        from redecorate.active.curve import geometric_sizes
+
+        sizes = geometric_sizes(pool, schedule["initial"], schedule["batches"])
+    else:
+        sizes = labeled_set_sizes(pool, fold["batch_size"], min(fold["initial_size"], pool),
+                                  fold["max_labeled"])
     system = settings["systems"][unit["algorithm"]]
     per_fold = sum(
         estimated_fit_seconds(family, {}, n, shape.n_attributes)

@@ -122,7 +122,9 @@ def run_chunk(
 def dataset_shape(entry: Any, name: str | None = None) -> DatasetShape:
     """The declared size of a registry entry (attributes unknown: assume 20, a typical UCI
     width; it only sizes jobs), under the name the experiment uses for it."""
-    return DatasetShape(int(entry.instances), int(entry.attributes or 20), name or entry.name)
+    subsample = getattr(entry, "subsample", None)
+    n = int(subsample[0]) if subsample else int(entry.instances)
+    return DatasetShape(n, int(entry.attributes or 20), name or entry.name)
 
 
 def plan_experiment(
