@@ -104,6 +104,7 @@ SCHEMA["properties"]["metrics"] = {
     "contains": {"const": "accuracy"},
     "items": {"enum": ["accuracy", "mse", "aulc"]},
 }
+SCHEMA["profile_properties"]["schedule"] = {"$ref": "#/properties/schedule"}
 
 
 def per_dataset(value: Any, dataset: str, default: int | None) -> int | None:

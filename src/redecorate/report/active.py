@@ -35,6 +35,7 @@ from redecorate.stats.learning_curves import (
     percent_error_reduction,
     top_fraction_points,
 )
+from redecorate.stats.significance import paired_t_test
 
 __all__ = ["active_summary", "fold_errors", "write_active_report"]
 
@@ -42,12 +43,55 @@ ALPHA = 0.05
 THESIS_RUNS, THESIS_FOLDS = 2, 10
 
 
+def fold_values(records: pd.DataFrame, dataset: str, system: str, metric: str) -> pd.DataFrame:
+    """One metric per (run, fold) × labeled-set size of one system on one dataset."""
+    rows = records[(records["dataset"] == dataset) & (records["algorithm"] == system)
+                   & (records["metric"] == metric)]  # fmt: skip
+    return rows.pivot_table(index=["run", "fold"], columns="point", values="value")
+
+
 def fold_errors(records: pd.DataFrame, dataset: str, system: str) -> pd.DataFrame:
     """Test error (%) per (run, fold) × labeled-set size of one system on one dataset."""
-    rows = records[(records["dataset"] == dataset) & (records["algorithm"] == system)
-                   & (records["metric"] == "accuracy")]  # fmt: skip
-    table = rows.pivot_table(index=["run", "fold"], columns="point", values="value")
-    return 100.0 - table
+    return 100.0 - fold_values(records, dataset, system, "accuracy")
+
+
+#: chapter 7's measures: metric -> (name, True when lower is better)
+PROBABILITY_MEASURES = {"mse": ("mse_reduction", True), "aulc": ("aulc_increase", False)}
+
+
+def probability_comparisons(
+    records: pd.DataFrame, comparisons: Sequence[Mapping[str, Any]], datasets: Sequence[str]
+) -> pd.DataFrame:
+    """Chapter 7's cells: % MSE reduction and % AULC increase of A over B (spec M10).
+
+    Per dataset and comparison ``{a, b, table}``: the mean over the shared curve points of
+    100·(B − A)/B for MSE and 100·(A − B)/B for AULC (mean curves over runs × folds), and the
+    significance outcome: +1 when A is significantly better (paired t-test over runs × folds
+    of each system's values averaged over the points, p < 0.05), −1 when significantly worse,
+    0 otherwise (the w/d/l of Tables 7.1–7.4).
+    """
+    rows = []
+    for entry in comparisons:
+        a, b = str(entry["a"]), str(entry["b"])
+        for dataset in datasets:
+            row: dict[str, Any] = {"table": str(entry.get("table", "")),
+                                   "comparison": f"{a}_vs_{b}", "dataset": dataset}  # fmt: skip
+            for metric, (name, lower_better) in PROBABILITY_MEASURES.items():
+                va, vb = fold_values(records, dataset, a, metric), fold_values(records, dataset, b, metric)
+                if va.empty or vb.empty:
+                    row.update({name: np.nan, f"{name}_p": np.nan, f"{name}_outcome": np.nan})
+                    continue
+                _, ma, mb = _common(va, vb)
+                curve_a, curve_b = ma.mean(axis=0), mb.mean(axis=0)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    change = (curve_b - curve_a) / curve_b if lower_better else (curve_a - curve_b) / curve_b
+                value = 100.0 * float(np.nanmean(np.where(np.isfinite(change), change, np.nan)))
+                test = paired_t_test(ma.mean(axis=1), mb.mean(axis=1))
+                better = (ma.mean() < mb.mean()) if lower_better else (ma.mean() > mb.mean())
+                outcome = 0 if not test.p < ALPHA else (1 if better else -1)
+                row.update({name: value, f"{name}_p": test.p, f"{name}_outcome": outcome})
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def _common(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -292,9 +336,13 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     baseline = report.get("baseline")
     others = list(report.get("others", []))
     datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
+    if report.get("comparisons"):
+        _write_probability_report(records, out, settings, datasets)
+        return
     if baseline is None:
         raise ValueError(f"experiment {settings['experiment']}: an active experiment's report needs "
-                         "report.baseline (the random-sampling system) and report.others")
+                         "report.baseline (the random-sampling system) and report.others, or "
+                         "report.comparisons (chapter 7)")
     summary = active_summary(records, baseline, others, datasets)
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
     summary.to_csv(tables_dir / "active_summary.csv", index=False, lineterminator="\n")
@@ -322,7 +370,8 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     conclusions = _conclusions(summary, published, baseline, others, labels, tables)
     comparable, why = _comparable(settings, cells) if len(cells) else (False, "no published values")
     cells.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    conclusions.to_csv(out.replication_conclusions, index=False, lineterminator="\n")
+    _not_comparable(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
+                                                   lineterminator="\n")
     lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", ""]
     runs = sorted(records["run"].unique())
     folds = records["fold"].nunique()
@@ -357,4 +406,118 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
                                   for _, r in done.iterrows()]), ""]  # fmt: skip
     else:
         lines += ["No published values for this experiment's tables.", ""]
+    Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")
+
+
+def _not_comparable(conclusions: pd.DataFrame, comparable: bool) -> pd.DataFrame:
+    """The conclusions as written to CSV: ``holds`` is NA when nothing can be concluded."""
+    out = conclusions.assign(comparable=comparable)
+    if not comparable:
+        out["holds"] = pd.NA
+    return out
+
+
+def _wdl(outcomes: pd.Series) -> str:
+    o = outcomes.dropna()
+    return f"{int((o > 0).sum())}/{int((o == 0).sum())}/{int((o < 0).sum())}"
+
+
+def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any],
+                              datasets: Sequence[str]) -> None:
+    """Chapter 7: Tables 7.1–7.4 layouts, learning curves of MSE, reproduced vs published."""
+    comparisons = list(settings["report"]["comparisons"])
+    cells = probability_comparisons(records, comparisons, datasets)
+    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
+    cells.to_csv(tables_dir / "probability_comparisons.csv", index=False, lineterminator="\n")
+    text = []
+    for table, group in cells.groupby("table", sort=False):
+        names = list(dict.fromkeys(group["comparison"]))
+        header = ["Dataset", *(f"% MSE red. {n}" for n in names), *(f"% AULC inc. {n}" for n in names)]
+        body = []
+        for dataset, rows in group.groupby("dataset", sort=False):
+            by = rows.set_index("comparison")
+
+            def cell(n: str, name: str, by: pd.DataFrame = by) -> str:
+                v, o = by.at[n, name], by.at[n, f"{name}_outcome"]
+                return "–" if pd.isna(v) else (f"**{v:.2f}**" if o != 0 else f"{v:.2f}")
+
+            body.append([str(dataset), *(cell(n, "mse_reduction") for n in names),
+                         *(cell(n, "aulc_increase") for n in names)])  # fmt: skip
+        body.append(["w/d/l", *(_wdl(group[group["comparison"] == n]["mse_reduction_outcome"]) for n in names),
+                     *(_wdl(group[group["comparison"] == n]["aulc_increase_outcome"]) for n in names)])  # fmt: skip
+        text += [f"# Table {table} layout", "", "Bold: significant (paired t-test over runs × folds, "
+                 "p < 0.05); w/d/l counts significant results only.", "", markdown_table(header, body), ""]  # fmt: skip
+    (tables_dir / "probability_tables.md").write_text("\n".join(text), encoding="utf-8")
+    systems = list(dict.fromkeys([s for c in comparisons for s in (str(c["a"]), str(c["b"]))]))
+    for dataset in datasets:
+        learning_curves(records, figures_dir / f"mse_curve_{dataset}", dataset=dataset,
+                        algorithms=systems, metric="mse", experiment=settings["experiment"],
+                        xlabel="Number of labeled examples")  # fmt: skip
+
+    published = _published(settings.get("published", []))
+    tables = {str(c.get("table", "")) for c in comparisons}
+    pub = published[published["table"].isin(tables)]
+    rows = []
+    for _, p in pub[pub["dataset"].notna()].iterrows():
+        mine = cells[(cells["table"] == p["table"]) & (cells["comparison"] == p["comparison"])
+                     & (cells["dataset"] == p["dataset"])]  # fmt: skip
+        value = float(mine.iloc[0][p["statistic"]]) if len(mine) else np.nan
+        rows.append({"table": p["table"], "comparison": p["comparison"], "dataset": p["dataset"],
+                     "statistic": p["statistic"], "published": float(p["value"]), "reproduced": value})
+    replication = pd.DataFrame(rows, columns=["table", "comparison", "dataset", "statistic",
+                                              "published", "reproduced"])  # fmt: skip
+    replication["difference"] = replication["reproduced"] - replication["published"]
+    replication["status"] = np.where(replication["reproduced"].isna(), "not run", "ok")
+    conclusions = []
+    for (table, comparison, metric), w in pub[pub["dataset"].isna()].groupby(
+            ["table", "comparison", "metric"], sort=False):
+        wdl = w.set_index("statistic")["value"].astype(int)
+        name = PROBABILITY_MEASURES[metric][0]
+        mine = cells[(cells["table"] == table) & (cells["comparison"] == comparison)]
+        ours = mine[f"{name}_outcome"].dropna()
+        shared = replication[(replication["table"] == table) & (replication["comparison"] == comparison)
+                             & (replication["statistic"] == name) & (replication["status"] == "ok")]  # fmt: skip
+        agree = float((np.sign(shared["published"]) == np.sign(shared["reproduced"])).mean()) if len(shared) else np.nan
+        trivial = float((shared["published"] > 0).mean()) if len(shared) else np.nan
+        pub_side = int(np.sign(wdl.get("sig_w", 0) - wdl.get("sig_l", 0)))
+        our_side = int(np.sign((ours > 0).sum() - (ours < 0).sum())) if len(ours) else None
+        conclusions.append({"table": table, "comparison": comparison, "metric": metric,
+                            "published_wdl": f"{wdl.get('sig_w', 0)}/{wdl.get('sig_d', 0)}/{wdl.get('sig_l', 0)}",
+                            "reproduced_wdl": _wdl(ours) if len(ours) else "",
+                            "sign_agreement": agree, "trivial_agreement": trivial,
+                            "holds": pd.NA if our_side is None else our_side == pub_side})  # fmt: skip
+    conclusions = pd.DataFrame(conclusions, columns=["table", "comparison", "metric", "published_wdl",
+                                                     "reproduced_wdl", "sign_agreement",
+                                                     "trivial_agreement", "holds"])  # fmt: skip
+    replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
+    comparable, why = _comparable(settings, replication) if len(replication) else (False, "no published values")
+    _not_comparable(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
+                                                   lineterminator="\n")
+    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
+             f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
+             f"{records['fold'].nunique()}-fold CV. The dissertation: 10 runs of 10-fold CV on the "
+             "24 datasets of chapter 7.", ""]  # fmt: skip
+    if not comparable:
+        lines += [f"**Not comparable with the dissertation** ({why}): numbers shown for inspection; "
+                  "no conclusion is counted as held or not.", ""]  # fmt: skip
+    if len(conclusions):
+        lines += ["## Conclusions (w/d/l of significant results)", "",
+                  "*sign agreement*: share of datasets whose value has the published sign; *trivial*: "
+                  "what always predicting an improvement would score.", "",
+                  markdown_table(["Table", "A vs B", "Metric", "W/D/L pub.", "W/D/L rep.", "Sign agreement",
+                                  "Trivial", "W > L side holds"],
+                                 [[r["table"], r["comparison"], r["metric"], r["published_wdl"],
+                                   r["reproduced_wdl"], _fmt(r["sign_agreement"]), _fmt(r["trivial_agreement"]),
+                                   "not comparable" if not comparable else
+                                   ("" if r["holds"] is pd.NA else str(r["holds"]))]
+                                  for _, r in conclusions.iterrows()]), ""]  # fmt: skip
+    done = replication[replication["status"] == "ok"]
+    lines += ["## Cells", "", f"{len(done)} of {len(replication)} published cells reproduced; median "
+              f"|difference| {_fmt(done['difference'].abs().median()) if len(done) else '–'}.", ""]
+    if len(done):
+        lines += [markdown_table(["Table", "A vs B", "Dataset", "Statistic", "Published", "Reproduced",
+                                  "Difference"],
+                                 [[r["table"], r["comparison"], r["dataset"], r["statistic"],
+                                   _fmt(r["published"]), _fmt(r["reproduced"]), _fmt(r["difference"])]
+                                  for _, r in done.iterrows()]), ""]  # fmt: skip
     Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")
