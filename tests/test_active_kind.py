@@ -114,3 +114,39 @@ def test_every_system_of_a_fold_starts_from_the_same_labeled_set() -> None:
     columns = [c for c in RECORD_COLUMNS if c != "fit_seconds"]
     pd.testing.assert_frame_equal(again[columns], frames["active_decorate"][columns])
     assert any("fold 3/3 done" in line for line in lines)
+
+
+# -- chapter 7 -----------------------------------------------------------------------------
+def test_the_geometric_schedule_makes_the_asked_batches_and_ends_at_the_pool() -> None:
+    from redecorate.active.curve import geometric_sizes
+
+    for pool, initial, batches in [(900, 10, 33), (40, 5, 33), (135, 10, 33), (12, 5, 3)]:
+        sizes = geometric_sizes(pool, initial, batches)
+        assert sizes[0] == initial and sizes[-1] == pool
+        assert len(sizes) == min(batches, pool - initial) + 1
+        steps = np.diff(sizes)
+        assert (steps >= 1).all()
+        if pool - initial > 3 * batches:  # room to grow: later batches are no smaller
+            assert steps[-1] >= steps[0]
+
+
+def test_probability_comparisons_on_curves_known_by_hand() -> None:
+    from redecorate.report.active import probability_comparisons
+
+    rows = []
+    for system, mse, aulc in [("a", 0.2, 150.0), ("b", 0.4, 120.0)]:
+        for fold in range(6):
+            for n in (10, 20, 40):
+                jitter = 0.001 * fold
+                rows += [("x", "d", system, 0, fold, n, n, "mse", mse + jitter, 0.0, 15),
+                         ("x", "d", system, 0, fold, n, n, "aulc", aulc - jitter, 0.0, 15)]
+    records = pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
+    cells = probability_comparisons(records, [{"a": "a", "b": "b", "table": "7.x"}], ["d"])
+    row = cells.iloc[0]
+    assert row["comparison"] == "a_vs_b"
+    # MSE halved: a 50 % reduction; AULC 150 vs 120: a 25 % increase; both significant wins.
+    assert row["mse_reduction"] == pytest.approx(50.0, abs=0.5)
+    assert row["aulc_increase"] == pytest.approx(25.0, abs=0.1)
+    assert row["mse_reduction_outcome"] == 1 and row["aulc_increase_outcome"] == 1
+    swapped = probability_comparisons(records, [{"a": "b", "b": "a", "table": "7.x"}], ["d"]).iloc[0]
+    assert swapped["mse_reduction_outcome"] == -1 and swapped["mse_reduction"] < 0
