@@ -33,7 +33,8 @@ __all__ = [
 KINDS: Mapping[str, str] = MappingProxyType({
     "passive": "redecorate.kinds.passive:PASSIVE",  # §4.1 learning curves (ch. 4)
     "noise": "redecorate.kinds.noise:NOISE",  # §5.1 imperfect data (ch. 5)
-    "active": "redecorate.kinds.active:ACTIVE",  # §6 active learning with committees (ch. 6)
+    "active": "redecorate.kinds.active:ACTIVE",  # §6-7 active learning with committees
+    "acquisition": "redecorate.kinds.acquisition:ACQUISITION",  # §8 feature-value acquisition
 })
 """Registered kinds: name -> ``"module:attribute"`` of its :class:`ExperimentKind`."""
 

@@ -193,10 +193,14 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
                           np.ones(X_encoded.shape[0], dtype=np.float64), schema, len(self.classes_))
         return self
 
+    def predict_proba_prepared(self, X_encoded: np.ndarray) -> np.ndarray:
+        """:meth:`predict_proba` on rows encoded with the schema given to :meth:`fit_prepared`."""
+        check_is_fitted(self, "classes_")
+        return self._proba_encoded(np.asarray(X_encoded, dtype=np.float64))
+
     def predict_prepared(self, X_encoded: np.ndarray) -> np.ndarray:
         """:meth:`predict` on rows encoded with the schema given to :meth:`fit_prepared`."""
-        check_is_fitted(self, "classes_")
-        return self.classes_[np.argmax(self._proba_encoded(X_encoded), axis=1)]
+        return self.classes_[np.argmax(self.predict_proba_prepared(X_encoded), axis=1)]
 
     def predict_proba(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")

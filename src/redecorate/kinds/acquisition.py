@@ -1,0 +1,157 @@
+"""Kind ``acquisition``: active feature-value acquisition (dissertation chapter 8, §8.2.1).
+
+Protocol (spec Part 3 E8.2): runs of k-fold CV; test folds complete; in each training fold
+every instance starts incomplete, showing only ``known_fraction`` (30 %) of the features,
+chosen at random per split; m random instances start complete; Algorithm 7 completes m more
+per iteration (J48: 10, DECORATE: 20) until every instance is complete, and the learner,
+trained on all instances with their missing values, is tested after every batch
+(:func:`redecorate.active.acquisition.acquisition_curve`).
+
+``algorithms:`` entries name a learner, a scorer and the batch size:
+``j48_error_sampling: {learner: j48, scorer: error_sampling, batch_size: 10}``. Records:
+``point`` and ``n_train`` are the number of complete instances. Report: Tables 8.2/8.3's %
+error reduction over random sampling (all points) and top-20 % reduction, significance, the
+learning curves, and reproduced vs published (the web-usage rows are listed as "data not
+public").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
+from redecorate.kinds.passive import algorithm_run_units
+from redecorate.protocol.job import run_folds
+from redecorate.protocol.seeds import seed_sequence
+from redecorate.stats.summary import RECORD_COLUMNS
+
+__all__ = ["ACQUISITION"]
+
+_OWN_KEYS = ("scorer", "batch_size")
+
+SCHEMA: dict[str, Any] = {
+    "required": [],
+    "properties": {
+        "known_fraction": {
+            "description": (
+                "share of the features an incomplete instance shows (a new random choice per "
+                "split; section 8.2.1: 0.3)"
+            ),
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 1,
+            "default": 0.3,
+        },
+    },
+    "profile_properties": {},
+}
+
+
+def _algorithms(spec: Any) -> dict[str, dict[str, Any]]:
+    out = {}
+    for label, params in spec.algorithms.items():
+        params = dict(params)
+        own = {k: params.pop(k) for k in _OWN_KEYS if k in params}
+        out[label] = {"learner": spec.learner_of(label), "params": params,
+                      "scorer": own.get("scorer", "error_sampling"),
+                      "batch_size": int(own.get("batch_size", 10))}  # fmt: skip
+    return out
+
+
+def _job_settings(spec: Any) -> dict[str, Any]:
+    return {
+        "experiment": spec.name,
+        "n_folds": spec.protocol.folds,
+        "seed": spec.protocol.seed,
+        "known_fraction": float(spec.settings.get("known_fraction", 0.3)),
+        "algorithms": _algorithms(spec),
+    }
+
+
+def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
+    from redecorate.active.acquisition import acquisition_curve
+
+    label, run = unit["algorithm"], int(unit["run"])
+    entry = settings["algorithms"][label]
+    rows = []
+    started = time.perf_counter()
+    folds = run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])
+    for fold, (train, test) in enumerate(folds):
+        # Keyed by (seed, dataset, run, fold) and the batch size, never the scorer: Error
+        # Sampling and random sampling see the same known features and initial complete set.
+        seed = seed_sequence(settings["seed"], "acquisition", dataset.name, run, fold,
+                             entry["batch_size"])  # fmt: skip
+        curve = acquisition_curve(
+            dataset.X.iloc[train], dataset.y.iloc[train], dataset.X.iloc[test],
+            dataset.y.iloc[test], learner=entry["learner"], params=entry["params"],
+            scorer=entry["scorer"], batch_size=entry["batch_size"],
+            known_fraction=settings["known_fraction"], seed=seed,
+        )  # fmt: skip
+        for p in curve:
+            rows.append((settings["experiment"], dataset.name, label, run, fold, p["n_complete"],
+                         p["n_complete"], "accuracy", p["accuracy"], p["fit_seconds"],
+                         p["ensemble_size"]))  # fmt: skip
+        progress(f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}/"
+                 f"{settings['n_folds']} done ({len(curve)} points), elapsed "
+                 f"{time.perf_counter() - started:.1f}s")  # fmt: skip
+    return pd.DataFrame.from_records(rows, columns=list(RECORD_COLUMNS))
+
+
+def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
+    """One fit on the whole training fold per batch."""
+    from redecorate.learners.registry import estimated_fit_seconds
+
+    entry = settings["algorithms"][unit["algorithm"]]
+    k = settings["n_folds"]
+    pool = shape.n_instances * (k - 1) / k
+    fits = pool / entry["batch_size"] + 1
+    return k * fits * estimated_fit_seconds(entry["learner"], entry["params"], pool, shape.n_attributes)
+
+
+def _check(spec: Any) -> None:
+    """Learners, their parameters, scorers and batch sizes, before any job."""
+    from redecorate.active.acquisition import SCORERS
+    from redecorate.config import ExperimentConfigError
+    from redecorate.learners.registry import make_learner
+
+    for label, entry in _algorithms(spec).items():
+        where = f"experiment file {spec.path}: key 'algorithms.{label}'"
+        if entry["scorer"] not in SCORERS:
+            raise ExperimentConfigError(f"{where}: scorer {entry['scorer']!r} is not one of "
+                                        f"{', '.join(SCORERS)}")  # fmt: skip
+        if entry["batch_size"] < 1:
+            raise ExperimentConfigError(f"{where}: batch_size must be >= 1")
+        try:
+            learner = make_learner(entry["learner"], entry["params"], 0, where=where)
+        except (TypeError, ValueError) as exc:
+            raise ExperimentConfigError(f"{where}: {exc}") from None
+        if not hasattr(learner, "fit_prepared"):
+            raise ExperimentConfigError(f"{where}: learner {entry['learner']!r} cannot learn from "
+                                        "instances with missing values in place")  # fmt: skip
+
+
+def _report(
+    records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs, settings: Mapping[str, Any]
+) -> None:
+    from redecorate.report.active import write_reduction_report
+
+    write_reduction_report(records, out, settings, xlabel="Number of complete instances")
+
+
+ACQUISITION = ExperimentKind(
+    name="acquisition",
+    description="chapter 8: active feature-value acquisition curves (Error Sampling vs random)",
+    schema=SCHEMA,
+    job_settings=_job_settings,
+    units=algorithm_run_units,
+    run_unit=_run_unit,
+    unit_cost=_unit_cost,
+    report=_report,
+    points_key=None,
+    check=_check,
+    algorithms_are_learners=False,
+)
