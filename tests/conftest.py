@@ -9,6 +9,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+
+# scikit-learn's check_array_api_input (run for every estimator by test_sklearn_checks) skips
+# unless SciPy's array-API support is switched on before SciPy is imported; with it on, the
+# check runs (and passes) instead of being skipped.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
 from types import ModuleType
 
 import pytest
