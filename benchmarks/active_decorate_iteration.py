@@ -30,9 +30,7 @@ Result: ``benchmarks/results/active_decorate_iteration.md``.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
-import platform
 import shlex
 import statistics
 import sys
@@ -50,6 +48,10 @@ from redecorate.active import active_learning_curve, make_system  # noqa: E402
 from redecorate.data import load_arff  # noqa: E402
 from redecorate.protocol import seed_sequence, stratified_folds  # noqa: E402
 
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+from j48_vs_weka import machine_info  # noqa: E402 - one description of the machine for every benchmark
+
 #: Batch sizes of §6.3.1: 3 for the larger datasets, 2 for primary, 1 otherwise.
 THESIS_BATCH = {"credit-g": 3, "vowel": 3, "soybean": 3, "diabetes": 3, "breast-w": 3,
                 "primary-tumor": 2}
@@ -59,34 +61,6 @@ SEED = 20050801
 def mirror_dir() -> Path:
     env = os.environ.get("REDECORATE_MIRROR")
     return Path(env) if env else ROOT.parent / "shared" / "datasets" / "uci"
-
-
-def machine_info() -> dict[str, str]:
-    """Date, machine and versions, so the result file says where and with what it was made."""
-    import numba
-    import pandas
-    import sklearn
-
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "host": platform.node(),
-        "nproc": str(os.cpu_count()),
-        "cpu": cpu,
-        "os": platform.platform(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "pandas": pandas.__version__,
-        "numba": numba.__version__,
-        "scikit-learn": sklearn.__version__,
-    }
 
 
 def load_average() -> str:

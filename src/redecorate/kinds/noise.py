@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.kinds.passive import algorithm_run_units, learners_of
+from redecorate.kinds.passive import algorithm_run_units, learners_of, unit_arguments
 from redecorate.protocol.job import LearnerFactory, run_job
 
 __all__ = ["NOISE", "run_noise_job"]
@@ -136,18 +136,11 @@ def _job_settings(spec: Any) -> dict[str, Any]:
 
 
 def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
-    entry = settings["algorithms"][unit["algorithm"]]
     return run_noise_job(
         dataset,
-        experiment=settings["experiment"],
-        algorithm=unit["algorithm"],
-        params=entry["params"],
-        learner=entry.get("learner"),
-        run=int(unit["run"]),
-        n_folds=settings["n_folds"],
+        **unit_arguments(settings, unit),
         levels=settings["levels"],
         corruption=settings["corruption"],
-        seed=settings["seed"],
         progress=progress,
     )
 

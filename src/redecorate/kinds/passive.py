@@ -18,7 +18,7 @@ from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, Report
 from redecorate.protocol.curve import curve_sizes
 from redecorate.protocol.job import METRICS, run_job, wants_pool
 
-__all__ = ["PASSIVE", "algorithm_run_units", "learners_of"]
+__all__ = ["PASSIVE", "algorithm_run_units", "learners_of", "unit_arguments"]
 
 THESIS_SCATTER_POINTS = (1, 20)
 """Figures 4.1–4.4 show 1 % and 20 %."""
@@ -115,18 +115,26 @@ def _job_settings(spec: Any) -> dict[str, Any]:
     return settings
 
 
-def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
+def unit_arguments(settings: Mapping[str, Any], unit: Unit) -> dict[str, Any]:
+    """The arguments of :func:`~redecorate.protocol.job.run_job` that every learner-based unit
+    (one algorithm × one run of k-fold CV) passes the same way."""
     entry = settings["algorithms"][unit["algorithm"]]
+    return {
+        "experiment": settings["experiment"],
+        "algorithm": unit["algorithm"],
+        "params": entry["params"],
+        "learner": entry.get("learner"),
+        "run": int(unit["run"]),
+        "n_folds": settings["n_folds"],
+        "seed": settings["seed"],
+    }
+
+
+def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
     return run_job(
         dataset,
-        experiment=settings["experiment"],
-        algorithm=unit["algorithm"],
-        params=entry["params"],
-        learner=entry.get("learner"),
-        run=int(unit["run"]),
-        n_folds=settings["n_folds"],
+        **unit_arguments(settings, unit),
         points=settings["points"],
-        seed=settings["seed"],
         metrics=settings.get("metrics", ("accuracy",)),
         point_unit=settings.get("point_unit", "percent"),
         progress=progress,
