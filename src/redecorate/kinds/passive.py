@@ -194,6 +194,7 @@ def _report(
     """Comparison tables, figures, analyses and reproduced vs published."""
     from redecorate.report.analyses import run_analyses
     from redecorate.report.figures import write_figures
+    from redecorate.report.friedman import write_friedman
     from redecorate.report.replication import write_replication
     from redecorate.report.tables import write_comparison_tables
 
@@ -214,6 +215,11 @@ def _report(
         print(f"{len(written)} figure files")
     else:
         print("no report.baseline/others in the experiment file: no comparison tables or figures")
+    algorithms = list(settings["algorithms"])
+    if len(algorithms) >= 3 and len(settings["datasets"]) >= 2:
+        written = write_friedman(records, out.tables, out.figures, algorithms=algorithms,
+                                 experiment=settings["experiment"])  # fmt: skip
+        print(f"Friedman test and critical-difference diagram: {len(written)} files")
     analyses = list(settings["report"].get("analyses", []))
     if analyses:
         written = run_analyses(analyses, records, out.tables, out.figures, settings)
