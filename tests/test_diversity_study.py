@@ -116,9 +116,11 @@ def test_spearman_study_matches_scipy(tmp_path: Path) -> None:
     published = tmp_path / "published"
     published.mkdir()
     (published / "spearman.tsv").write_text(
-        "section\tquantity\trho\tp_value\tsource\n"
-        "4.4\tensemble_error_reduction\t0.5\t<<1e-50\tL721\n"
-        "4.4\tbase_error_reduction\t0.25\t<<1e-50\tL721\n",
+        "table\tcomparison\tdataset\tpoint\tsystem\tmetric\tstatistic\tvalue\tnote\n"
+        "4.4\tdiversity_vs_ensemble_error_reduction\t\t\t\tdiversity\trho\t0.5\tL721\n"
+        "4.4\tdiversity_vs_ensemble_error_reduction\t\t\t\tdiversity\tp_value\t<<1e-50\tL721\n"
+        "4.4\tdiversity_vs_base_error_reduction\t\t\t\tdiversity\trho\t0.25\tL721\n"
+        "4.4\tdiversity_vs_base_error_reduction\t\t\t\tdiversity\tp_value\t<<1e-50\tL721\n",
         encoding="utf-8",
     )
     settings = {"experiment": "ch4_diversity", "published_dir": str(published),
@@ -140,9 +142,12 @@ def test_spearman_study_matches_scipy(tmp_path: Path) -> None:
 
 
 def test_spearman_reads_the_published_values_from_config() -> None:
-    published = pd.read_csv(PUBLISHED / "section_4_4_spearman.tsv", sep="\t").set_index("quantity")
+    from redecorate.report.diversity_study import published_spearman
+
+    published = published_spearman(PUBLISHED / "section_4_4_spearman.tsv").set_index("quantity")
     assert published.loc["ensemble_error_reduction", "rho"] == 0.6602
     assert published.loc["base_error_reduction", "rho"] == 0.1607
+    assert (published["p_value"] == "<<1e-50").all() and (published["source"] == "L721").all()
 
 
 def test_observations_pair_each_ensemble_with_j48_on_the_same_split() -> None:
@@ -192,11 +197,15 @@ def test_win_loss_counts_significant_differences(tmp_path: Path) -> None:
     published = tmp_path / "published"
     published.mkdir()
     (published / "t47.tsv").write_text(
-        "table\tcomparison\tn_train\tmetric\tsig_w\tsig_l\n"
-        "4.7\tdecorate_vs_bagging\t10\tdiversity\t2\t1\n"
-        "4.7\tdecorate_vs_bagging\t20\tdiversity\t3\t0\n"
-        "4.7\tdecorate_vs_adaboost\t10\tdiversity\t3\t0\n"
-        "4.7\tdecorate_vs_adaboost\t20\tdiversity\t2\t1\n",
+        "table\tcomparison\tdataset\tpoint\tsystem\tmetric\tstatistic\tvalue\tnote\n"
+        "4.7\tdecorate_vs_bagging\t\t10\t\tdiversity\tsig_w\t2\t\n"
+        "4.7\tdecorate_vs_bagging\t\t10\t\tdiversity\tsig_l\t1\t\n"
+        "4.7\tdecorate_vs_bagging\t\t20\t\tdiversity\tsig_w\t3\t\n"
+        "4.7\tdecorate_vs_bagging\t\t20\t\tdiversity\tsig_l\t0\t\n"
+        "4.7\tdecorate_vs_adaboost\t\t10\t\tdiversity\tsig_w\t3\t\n"
+        "4.7\tdecorate_vs_adaboost\t\t10\t\tdiversity\tsig_l\t0\t\n"
+        "4.7\tdecorate_vs_adaboost\t\t20\t\tdiversity\tsig_w\t2\t\n"
+        "4.7\tdecorate_vs_adaboost\t\t20\t\tdiversity\tsig_l\t1\t\n",
         encoding="utf-8",
     )
     settings = {"experiment": "t47", "published_dir": str(published),
@@ -240,8 +249,10 @@ def test_win_loss_uses_the_project_paired_test() -> None:
 
 
 def test_published_table_4_7_has_ten_cells_that_sum_to_15() -> None:
-    table = pd.read_csv(PUBLISHED / "ch4_diversity_4.7.tsv", sep="\t")
-    assert len(table) == 10 and set(table["n_train"]) == {10, 15, 20, 25, 30}
+    from redecorate.report.diversity_study import published_win_loss
+
+    table = published_win_loss(PUBLISHED / "ch4_diversity_4.7.tsv", "diversity")
+    assert len(table) == 10 and set(table["point"]) == {10, 15, 20, 25, 30}
     assert ((table["sig_w"] + table["sig_l"]) == 15).all()
 
 

@@ -99,8 +99,9 @@ def test_zero_percent_columns_are_one_experiment(published) -> None:
 
 def test_table_5_3_typo_is_mapped_to_the_registry_key(published) -> None:
     cells, _ = published
-    row = cells[(cells["table"] == "5.3") & (cells["thesis_label"] == "berast-w")]
-    assert set(row["dataset"]) == {"breast-w"}
+    row = cells[(cells["table"] == "5.3") & (cells["note"] == "printed row label berast-w")]
+    assert set(row["dataset"]) == {"breast-w"} and len(row) == 9
+    assert (cells.loc[cells["table"] != "5.3", "note"] == "").all()
 
 
 # --------------------------------------------------------------------------- experiment files

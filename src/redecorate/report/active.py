@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from redecorate.report.figures import learning_curves
+from redecorate.report.published import read_published
 from redecorate.report.tables import display_name, markdown_table
 from redecorate.stats.learning_curves import (
     data_utilization,
@@ -197,11 +198,11 @@ def _reduction_table(summary: pd.DataFrame, others: Sequence[str], column: str,
 
 
 def _published(paths: Sequence[str]) -> pd.DataFrame:
-    frames = [pd.read_csv(p, sep="\t", dtype={"table": str, "point": str}) for p in paths]
-    frames = [f for f in frames if {"table", "dataset", "system", "statistic", "value"} <= set(f.columns)]
-    if not frames:
-        return pd.DataFrame(columns=["table", "comparison", "dataset", "system", "statistic", "value"])
-    return pd.concat(frames, ignore_index=True)
+    """The published rows, with NaN where the file leaves a key empty (no dataset: a row over
+    all datasets; no system: a property of the dataset such as its pool size)."""
+    rows = read_published(paths)
+    keys = ["comparison", "dataset", "system"]
+    return rows.assign(**{k: rows[k].where(rows[k] != "") for k in keys})
 
 
 #: reproduced summary column -> published statistic

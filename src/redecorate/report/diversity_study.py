@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
+from redecorate.report.published import pivot_statistics, read_published
 from redecorate.report.tables import display_name, markdown_table
 from redecorate.stats.comparison import compare_algorithms
 from redecorate.stats.summary import check_records
@@ -50,13 +51,15 @@ __all__ = [
     "diversity_win_loss",
     "error_reduction_observations",
     "spearman_study",
+    "published_spearman",
+    "published_win_loss",
     "win_loss_cells",
 ]
 
 PUBLISHED_SPEARMAN_FILE = "section_4_4_spearman.tsv"
-"""§4.4's two correlations: columns section, quantity, rho, p_value, source."""
+"""§4.4's two correlations (comparison diversity_vs_<quantity>, statistics rho and p_value)."""
 PUBLISHED_TABLE_4_7_FILE = "ch4_diversity_4.7.tsv"
-"""Table 4.7: columns table, comparison, n_train, metric, sig_w, sig_l."""
+"""Table 4.7 (metric diversity, point = training examples, statistics sig_w and sig_l)."""
 
 QUANTITIES: tuple[str, ...] = ("ensemble_error_reduction", "base_error_reduction")
 """What diversity is correlated with, in the order the thesis reports them."""
@@ -155,7 +158,7 @@ def spearman_study(
 ) -> pd.DataFrame:
     """Spearman ρ of diversity against each of :data:`QUANTITIES`, pooled, with n and p.
 
-    ``published`` (the TSV: quantity, rho, p_value) adds ``published_rho``,
+    ``published`` (columns quantity, rho, p_value as from :func:`published_spearman`) adds ``published_rho``,
     ``published_p`` and ``difference`` (ρ reproduced − published). Observations where a
     quantity is NaN (no base record) are left out of that quantity's ρ, and ``n`` says so.
     """
@@ -174,13 +177,36 @@ def spearman_study(
     return out
 
 
-def _read_tsv(path: Path, what: str, columns: set[str]) -> pd.DataFrame:
-    if not path.is_file():
-        raise FileNotFoundError(f"published values for {what} not found: {path}")
-    frame = pd.read_csv(path, sep="\t", dtype={"table": str, "section": str, "p_value": str})
-    if not columns <= set(frame.columns):
-        raise ValueError(f"{path}: expected columns {sorted(columns)}, got {list(frame.columns)}")
-    return frame
+def published_spearman(path: Path) -> pd.DataFrame:
+    """§4.4's published ρ and p per quantity: columns quantity, rho, p_value (as printed), source.
+
+    The long-form rows are ``comparison = diversity_vs_<quantity>`` with statistics ``rho``
+    and ``p_value``; the thesis prints p as text (``<<1e-50``), kept as printed.
+    """
+    rows = read_published(path)
+    rows = rows[rows["comparison"].str.startswith("diversity_vs_")
+                & rows["statistic"].isin(["rho", "p_value"])]  # fmt: skip
+    if rows.empty:
+        raise ValueError(f"{path}: no §4.4 Spearman rows (comparison diversity_vs_<quantity>, "
+                         "statistics rho and p_value)")
+    out = []
+    for comparison, group in rows.groupby("comparison", sort=False):
+        by = group.set_index("statistic")
+        out.append({"quantity": comparison.removeprefix("diversity_vs_"),
+                    "rho": float(by.at["rho", "value"]) if "rho" in by.index else np.nan,
+                    "p_value": str(by.at["p_value", "printed"]) if "p_value" in by.index else "",
+                    "source": group["note"].iloc[0] or group["source"].iloc[0]})  # fmt: skip
+    return pd.DataFrame(out)
+
+
+def published_win_loss(path: Path, metric: str) -> pd.DataFrame:
+    """Table 4.7's published cells: comparison, point (training examples), sig_w, sig_l."""
+    rows = read_published(path)
+    rows = rows[(rows["metric"] == metric) & (rows["comparison"] != "")]
+    if rows.empty:
+        raise ValueError(f"{path}: no win-loss rows for metric {metric!r} (Table 4.7 layout: "
+                         "comparison, point = training examples, statistics sig_w and sig_l)")
+    return pivot_statistics(rows, ["comparison", "point"], ("sig_w", "sig_l"))
 
 
 def _fmt(value: float, spec: str) -> str:
@@ -213,7 +239,7 @@ def diversity_correlation(
         experiment=settings.get("experiment"),
     )
     path = _published_path(settings, options, PUBLISHED_SPEARMAN_FILE)
-    published = _read_tsv(path, "§4.4's Spearman study", {"quantity", "rho", "p_value"})
+    published = published_spearman(path)
     result = spearman_study(obs, published)
     tables_dir = Path(tables_dir)
     tables_dir.mkdir(parents=True, exist_ok=True)
@@ -292,9 +318,7 @@ def diversity_win_loss(
     alpha = float(options.get("alpha", 0.05))
     experiment = settings.get("experiment")
     path = _published_path(settings, options, PUBLISHED_TABLE_4_7_FILE)
-    published = _read_tsv(path, "Table 4.7", {"comparison", "n_train", "sig_w", "sig_l"})
-    if "metric" in published.columns:
-        published = published[published["metric"] == "diversity"]
+    published = published_win_loss(path, "diversity")
 
     per_dataset, summary = [], []
     for other in others:
@@ -310,10 +334,9 @@ def diversity_win_loss(
                 "sig_w": counts[0], "sig_d": counts[1], "sig_l": counts[2],
             })  # fmt: skip
     summary_frame = pd.DataFrame(summary)
-    pub = published.rename(
-        columns={"n_train": "point", "sig_w": "published_sig_w", "sig_l": "published_sig_l"}
-    )[["comparison", "point", "published_sig_w", "published_sig_l"]]
-    pub["point"] = pub["point"].astype(float)
+    pub = published.rename(columns={"sig_w": "published_sig_w", "sig_l": "published_sig_l"})[
+        ["comparison", "point", "published_sig_w", "published_sig_l"]
+    ]
     summary_frame["point"] = summary_frame["point"].astype(float)
     table = summary_frame.merge(pub, on=["comparison", "point"], how="outer")
     table = table[table["comparison"].isin([f"{baseline}_vs_{o}" for o in others])]

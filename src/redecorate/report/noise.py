@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from redecorate.report.figures import learning_curves
+from redecorate.report.published import pivot_statistics, read_published, split_comparison
 from redecorate.report.tables import (
     ComparisonTable,
     comparison_table,
@@ -186,23 +187,32 @@ def write_noise_figures(
 
 
 def load_published(paths: Iterable[str | PathLike[str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(cells, summary) of the Chapter 5 published TSVs among ``paths`` (others ignored).
+    """(cells, summary) of the Chapter 5 tables among the published values in ``paths``.
 
-    A file with a ``dataset`` column is a cells file, one with ``gm_ratio`` a summary file;
-    ``table`` is read as text (``5.10`` must not become ``5.1``).
+    Chapter 5's tables are pairwise: a cell is (table, comparison ``A_vs_B``, dataset, noise
+    level) with both systems' mean accuracy (``a``, ``b``) and the bold the extraction kept
+    (``bold_a``, ``bold_b``: 1/0, NaN where lost); ``note`` keeps the printed row label where
+    it differs from the registry key. ``summary``: table, comparison, noise, Sig. W/D/L and
+    GM error ratio. Rows of other layouts (per-system cells, other metrics) are ignored.
     """
-    cells, summary = [], []
-    for path in paths:
-        frame = pd.read_csv(path, sep="\t", dtype={"table": str})
-        if {"dataset", "noise", "a", "b"} <= set(frame.columns):
-            cells.append(frame)
-        elif {"noise", "gm_ratio"} <= set(frame.columns):
-            summary.append(frame)
-    empty = pd.DataFrame()
-    return (
-        pd.concat(cells, ignore_index=True) if cells else empty,
-        pd.concat(summary, ignore_index=True) if summary else empty,
-    )
+    rows = read_published(list(paths))
+    rows = rows[(rows["metric"] == "accuracy") & (rows["comparison"] != "")]
+    paired = rows[rows["dataset"] != ""]
+    keys = ["table", "comparison", "dataset", "point"]
+    cells = paired[keys + ["note"]].drop_duplicates(keys).reset_index(drop=True)
+    if len(cells):
+        cells["algo_a"], cells["algo_b"] = split_comparison(cells["comparison"])
+        value = paired.set_index([*keys, "system", "statistic"])["value"]
+        for side in ("a", "b"):
+            for statistic, column in (("mean", side), ("bold", f"bold_{side}")):
+                index = pd.MultiIndex.from_arrays([*(cells[k] for k in keys), cells[f"algo_{side}"],
+                                                   pd.Series(statistic, index=cells.index)])  # fmt: skip
+                cells[column] = value.reindex(index).to_numpy()
+    cells = cells.rename(columns={"point": "noise"})
+    summary_rows = rows[rows["dataset"] == ""]
+    summary = pivot_statistics(summary_rows, ["table", "comparison", "point"],
+                               ("sig_w", "sig_d", "sig_l", "gm_ratio")).rename(columns={"point": "noise"})
+    return cells, summary
 
 
 def replication_frame(

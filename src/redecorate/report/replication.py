@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from redecorate.report.published import pivot_statistics, read_published, split_comparison
 from redecorate.report.tables import THESIS_DATASETS, display_name, markdown_table, point_label
 from redecorate.stats.comparison import (
     compare_algorithms,
@@ -40,7 +41,7 @@ __all__ = [
     "PUBLISHED_CELLS_FILE",
     "PUBLISHED_SUMMARY_FILE",
     "load_published",
-    "published_kind",
+    "published_cells_and_summary",
     "compare_cells",
     "difference_summary",
     "check_conclusions",
@@ -49,9 +50,9 @@ __all__ = [
 ]
 
 PUBLISHED_CELLS_FILE = "ch4_tables_4.2-4.5.tsv"
-"""Long table of published accuracies: table, dataset, pct, algo, accuracy."""
+"""Published mean accuracies per dataset × algorithm × point (Tables 4.2–4.5)."""
 PUBLISHED_SUMMARY_FILE = "ch4_summary_4.2-4.5.tsv"
-"""Published summary rows: table, comparison, pct, wdl_w/d/l, sig_w/d/l, gm_ratio."""
+"""Published summary rows per comparison × point: W/D/L, Sig. W/D/L, GM error ratio."""
 
 CONCLUSION_COLUMNS: tuple[str, ...] = (
     "table", "comparison", "baseline", "other", "point", "n_datasets", "published_wdl",
@@ -63,23 +64,8 @@ CONCLUSION_COLUMNS: tuple[str, ...] = (
 NOT_RUN = "not run"
 NOT_PUBLISHED = "not published"
 CELL_KEYS = ["dataset", "algorithm", "point"]
-CELLS_COLUMNS = {"table", "dataset", "pct", "algo", "accuracy"}
-SUMMARY_COLUMNS = {"table", "comparison", "pct", "sig_w", "sig_d", "sig_l", "gm_ratio"}
-
-
-def published_kind(frame: pd.DataFrame) -> str | None:
-    """``"cells"``, ``"summary"`` or None: which of the two published layouts a TSV has.
-
-    Cells files (Tables 4.2–4.5, 4.6) hold accuracies per dataset × algorithm × pct; summary
-    files (Tables 4.2–4.5, 4.8–4.16) hold the W/D/L, Sig. W/D/L and GM rows of "A_vs_B"
-    comparisons. Other layouts (Table 4.7's diversity counts, Chapter 5's paired cells)
-    are reported elsewhere and are ignored here.
-    """
-    if set(frame.columns) >= CELLS_COLUMNS:
-        return "cells"
-    if set(frame.columns) >= SUMMARY_COLUMNS:
-        return "summary"
-    return None
+SUMMARY_STATISTICS = ("wdl_w", "wdl_d", "wdl_l", "sig_w", "sig_d", "sig_l", "gm_ratio")
+"""The statistics of a printed summary row ("Win/Draw/Loss", "Sig. W/D/L", "GM error ratio")."""
 
 
 def _published_paths(published: str | PathLike[str] | Iterable[str | PathLike[str]]) -> list[Path]:
@@ -91,47 +77,38 @@ def _published_paths(published: str | PathLike[str] | Iterable[str | PathLike[st
     return [Path(p) for p in published]
 
 
+def published_cells_and_summary(rows: pd.DataFrame, metric: str = "accuracy") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows of this report among published values (:func:`~redecorate.report.published.read_published`).
+
+    ``cells``: per-system means of ``metric`` per dataset and point (no comparison: Tables
+    4.2–4.6), columns table, dataset, algorithm, point, published. ``summary``: the summary
+    rows of ``A_vs_B`` comparisons over all datasets, one row per (table, comparison, point)
+    with the :data:`SUMMARY_STATISTICS` as columns plus ``baseline`` and ``other``
+    (``decorate_unlabeled_vs_j48`` → ``decorate_unlabeled``, ``j48``). Other rows (Table
+    4.7's diversity counts, Chapter 5's paired cells) belong to other reports.
+    """
+    mine = rows[rows["metric"] == metric]
+    cell = mine[(mine["comparison"] == "") & (mine["dataset"] != "") & (mine["statistic"] == "mean")]
+    cell = cell.rename(columns={"system": "algorithm", "value": "published"})
+    cell = cell[["table", *CELL_KEYS, "published"]].reset_index(drop=True)
+    summary_rows = mine[(mine["comparison"] != "") & (mine["dataset"] == "")
+                        & mine["statistic"].isin(SUMMARY_STATISTICS)]  # fmt: skip
+    summary = pivot_statistics(summary_rows, ["table", "comparison", "point"], SUMMARY_STATISTICS)
+    summary["baseline"], summary["other"] = split_comparison(summary["comparison"])
+    return cell, summary
+
+
 def load_published(
     published: str | PathLike[str] | Iterable[str | PathLike[str]],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Read published cells and summary rows; returns ``(cells, summary)``.
 
     ``published`` is a directory (``config/published``: reads the Tables 4.2–4.5 pair
-    :data:`PUBLISHED_CELLS_FILE` and :data:`PUBLISHED_SUMMARY_FILE`) or a list of TSV files,
-    e.g. an experiment's ``report.published`` entries; each file is classified by its columns
-    (:func:`published_kind`) and files of another layout are skipped.
-
-    ``cells``: table, dataset, algorithm, point (float), published. ``summary``: the TSV's
-    columns with ``pct`` renamed ``point`` (float), plus ``baseline`` and ``other`` split from
-    ``comparison`` (``decorate_unlabeled_vs_j48`` → ``decorate_unlabeled``, ``j48``).
+    :data:`PUBLISHED_CELLS_FILE` and :data:`PUBLISHED_SUMMARY_FILE`) or a list of
+    published-values files, e.g. an experiment's ``report.published`` entries (see
+    :func:`published_cells_and_summary` for which rows count).
     """
-    cells, summaries = [], []
-    for path in _published_paths(published):
-        frame = pd.read_csv(path, sep="\t", dtype={"table": str})
-        kind = published_kind(frame)
-        if kind == "cells":
-            cells.append(frame)
-        elif kind == "summary":
-            summaries.append(frame)
-    cell_cols = ["table", *CELL_KEYS, "published"]
-    if cells:
-        cell = pd.concat(cells, ignore_index=True)
-        cell = cell.rename(columns={"algo": "algorithm", "pct": "point", "accuracy": "published"})
-        cell["point"] = cell["point"].astype(float)
-        cell = cell[cell_cols]
-    else:
-        cell = pd.DataFrame({c: pd.Series(dtype=float if c in ("point", "published") else object)
-                             for c in cell_cols})  # fmt: skip
-    if summaries:
-        summary = pd.concat(summaries, ignore_index=True).rename(columns={"pct": "point"})
-        summary["point"] = summary["point"].astype(float)
-        sides = summary["comparison"].str.split("_vs_", n=1)
-        summary["baseline"], summary["other"] = sides.str[0], sides.str[1]
-    else:
-        columns = [*sorted(SUMMARY_COLUMNS - {"pct"}), "point", "baseline", "other"]
-        summary = pd.DataFrame({c: pd.Series(dtype=float if c == "point" else object)
-                                for c in columns})  # fmt: skip
-    return cell, summary
+    return published_cells_and_summary(read_published(_published_paths(published)))
 
 
 def _reproduced_means(
@@ -575,7 +552,8 @@ def write_replication(
     reproduced Sig. W/D/L cannot be computed and ``holds`` stays NA. Returns the paths.
     """
     paths_in = _published_paths(published)
-    pub_cells, pub_summary = load_published(paths_in)
+    rows = read_published(paths_in)
+    pub_cells, pub_summary = published_cells_and_summary(rows)
     cells = compare_cells(
         summary, pub_cells, metric=metric, experiment=experiment, dataset_aliases=dataset_aliases
     )
@@ -595,10 +573,10 @@ def write_replication(
     paths = [out / "replication.csv", out / "replication_conclusions.csv", out / "replication.md"]
     cells.to_csv(paths[0], index=False, lineterminator="\n")
     conclusions.to_csv(paths[1], index=False, lineterminator="\n")
-    sources = []
-    for path in paths_in:
-        kind = published_kind(pd.read_csv(path, sep="\t", nrows=0))
-        sources.append(path.name if kind else f"{path.name} (ignored: another layout)")
+    used = set(pub_cells["table"]) | set(pub_summary["table"])
+    tables = rows.groupby("source")["table"].agg(set)
+    sources = [path.name if tables.get(path.name, set()) & used
+               else f"{path.name} (nothing for this report)" for path in paths_in]  # fmt: skip
     text = render_replication_markdown(cells, differences, conclusions, sources=sources)
     paths[2].write_text(text, encoding="utf-8")
     return paths

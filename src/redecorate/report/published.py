@@ -1,0 +1,134 @@
+"""Published values: the one long-form layout every transcribed table uses.
+
+Every number the sources print — a mean accuracy of Table 4.2, a Sig. W/D/L count of Table
+5.6, a data-utilization ratio of Table 6.1, a Spearman ρ of §4.4 — is one row of a
+tab-separated file in ``config/published/`` with the columns
+
+``table, comparison, dataset, point, system, metric, statistic, value`` (+ optional ``note``)
+
+``table`` is the printed number (text: ``4.10`` is not ``4.1``); ``comparison`` the
+``A_vs_B`` label of a pairwise table (empty for a per-system cell); ``dataset`` a registry
+key (empty for a row over all datasets); ``point`` the curve point or noise level (empty when
+the table has one); ``system`` the experiment's algorithm label; ``metric`` what was measured
+(``accuracy``, ``diversity``, ``mse``, …); ``statistic`` which number of it (``mean``,
+``sig_w``, ``gm_ratio``, ``error_reduction``, …); ``value`` the printed digits. A value the
+source prints as text (``<<1e-50``) keeps its text in ``printed`` and is NaN in ``value``.
+
+One layout means one reader (:func:`read_published`) with one set of errors, and a new
+chapter adds a TSV without adding a parser; each report selects the rows it needs and, where
+its tables are wide, pivots them (:func:`pivot_statistics`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from os import PathLike
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["PUBLISHED_COLUMNS", "PublishedFormatError", "pivot_statistics", "read_published", "split_comparison"]
+
+PUBLISHED_COLUMNS: tuple[str, ...] = (
+    "table", "comparison", "dataset", "point", "system", "metric", "statistic", "value",
+)  # fmt: skip
+"""The required columns, in file order; ``note`` may follow."""
+
+_TEXT_COLUMNS = ("table", "comparison", "dataset", "system", "metric", "statistic", "note")
+
+
+class PublishedFormatError(ValueError):
+    """A published-values file that does not have the long-form layout (names file and fix)."""
+
+
+def _empty() -> pd.DataFrame:
+    frame = pd.DataFrame({c: pd.Series(dtype=object) for c in (*PUBLISHED_COLUMNS, "note")})
+    frame["point"] = frame["point"].astype(float)
+    frame["value"] = frame["value"].astype(float)
+    frame["printed"] = pd.Series(dtype=object)
+    frame["source"] = pd.Series(dtype=object)
+    return frame
+
+
+def _read_one(path: Path) -> pd.DataFrame:
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"published values not found: {path} (report.published lists files in config/published/)"
+        )
+    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    missing = [c for c in PUBLISHED_COLUMNS if c not in frame.columns]
+    if missing:
+        raise PublishedFormatError(
+            f"{path}: published values need the columns {', '.join(PUBLISHED_COLUMNS)} (+ note); "
+            f"missing {', '.join(missing)}, found {', '.join(frame.columns)}. Convert the file "
+            "to the long form described in config/published/README.md."
+        )
+    if "note" not in frame.columns:
+        frame["note"] = ""
+    frame = frame[[*PUBLISHED_COLUMNS, "note"]].copy()
+    for column in _TEXT_COLUMNS:
+        frame[column] = frame[column].str.strip()
+    point = pd.to_numeric(frame["point"].where(frame["point"] != ""), errors="coerce")
+    bad = frame.index[(frame["point"] != "") & point.isna()]
+    if len(bad):
+        row = int(bad[0])
+        raise PublishedFormatError(
+            f"{path}, line {row + 2}, column point: {frame.at[row, 'point']!r} is not a number "
+            "(leave it empty when the table has no points)"
+        )
+    frame["printed"] = frame["value"].str.strip()
+    frame["value"] = pd.to_numeric(frame["printed"].where(frame["printed"] != ""), errors="coerce")
+    frame["point"] = point.astype(float)
+    if (frame["statistic"] == "").any():
+        row = int(frame.index[frame["statistic"] == ""][0])
+        raise PublishedFormatError(f"{path}, line {row + 2}, column statistic: empty "
+                                   "(say which number this is: mean, sig_w, gm_ratio, ...)")
+    frame["source"] = path.name
+    return frame
+
+
+def read_published(paths: str | PathLike[str] | Iterable[str | PathLike[str]]) -> pd.DataFrame:
+    """All rows of the published-values files ``paths``, in file order.
+
+    Text columns are strings (``""`` where the file leaves them empty), ``point`` and
+    ``value`` floats (NaN where empty or, for ``value``, printed as text), ``printed`` the
+    value as printed and ``source`` the file name. Raises :class:`PublishedFormatError`
+    naming the file, line and column when a file is not in the long form.
+    """
+    if isinstance(paths, str | PathLike):
+        paths = [paths]
+    frames = [_read_one(Path(p)) for p in paths]
+    if not frames:
+        return _empty()
+    return pd.concat(frames, ignore_index=True)
+
+
+def pivot_statistics(rows: pd.DataFrame, index: Sequence[str], statistics: Sequence[str]) -> pd.DataFrame:
+    """One row per ``index`` key with one column per statistic (NaN where not printed).
+
+    The wide shape the printed tables have (a summary row's W/D/L, Sig. W/D/L and GM ratio
+    side by side); ``index`` columns keep their values, so ``point`` stays a float.
+    """
+    wanted = rows[rows["statistic"].isin(list(statistics))]
+    if wanted.empty:
+        return pd.DataFrame({**{c: pd.Series(dtype=rows[c].dtype) for c in index},
+                             **{s: pd.Series(dtype=float) for s in statistics}})  # fmt: skip
+    keys = list(index)
+    wide = wanted.pivot_table(index=keys, columns="statistic", values="value", aggfunc="first",
+                              dropna=False, sort=False)  # fmt: skip
+    wide = wide.reindex(columns=list(statistics))
+    wide.columns.name = None
+    out = wide.reset_index()
+    # pivot_table drops rows whose values are all NaN (e.g. lost bold); keep them.
+    present = wanted[keys].drop_duplicates()
+    out = present.merge(out, on=keys, how="left")
+    for s in statistics:
+        out[s] = out[s].astype(float)
+    return out.reset_index(drop=True)
+
+
+def split_comparison(comparison: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """``decorate_unlabeled_vs_j48`` → (``decorate_unlabeled``, ``j48``): the two sides."""
+    sides = comparison.str.split("_vs_", n=1)
+    return sides.str[0], sides.str[1].fillna("").replace("", np.nan)
