@@ -246,7 +246,9 @@ def test_conclusions_count_held_levels_and_the_median_difference() -> None:
     )  # fmt: skip
     rep = pd.DataFrame({"comparison": ["decorate_vs_j48"] * 3, "noise": [0.0, 20.0, 40.0],
                         "a_difference": [1.0, -3.0, None], "b_difference": [-0.5, 2.0, 4.0],
-                        "sig_agrees": [1.0, 0.0, None]})  # fmt: skip
+                        "sig_agrees": [1.0, 0.0, None], "sig_published": [1.0, 0.0, None],
+                        "a_reproduced": [80.0, 70.0, 60.0], "b_reproduced": [78.0, 72.0, 61.0],
+                        "a_published": [79.0, 73.0, None], "b_published": [78.5, 70.0, None]})  # fmt: skip
     conclusions = noise_conclusions([table], rep, published)
     assert conclusions["sig_holds"].tolist()[:2] == [True, False]
     assert conclusions["gm_holds"].tolist()[:2] == [True, True]
@@ -254,7 +256,15 @@ def test_conclusions_count_held_levels_and_the_median_difference() -> None:
     assert conclusions["holds"].isna().tolist() == [False, False, True]  # 40 %: not published
     assert conclusions["reproduced_sig_wdl"].tolist()[0] == "3/7/1"
     assert conclusions["sig_agreement"].tolist()[:2] == [1.0, 0.0]
+    # The trivial prediction "A always wins" holds at both published levels (W > L, GM < 1).
+    assert conclusions["trivial_holds"].tolist()[:2] == [True, True]
+    assert conclusions["trivial_sig_agreement"].tolist()[:2] == [1.0, 0.0]
+    # Winner per cell: level 0 agrees (+2 vs +0.5), level 20 does not (-2 vs +3).
+    assert conclusions["winner_agreement"].tolist()[:2] == [1.0, 0.0]
+    assert conclusions["trivial_winner_agreement"].tolist()[:2] == [1.0, 1.0]
     line = _conclusion_line(conclusions, rep)
+    assert '1 of 2 levels\' conclusions (both) hold (the trivial prediction "A always wins" would hold in 2 of 2)' in line
+    assert "winner agrees with the thesis in 0.50 of 2 (dataset, level) cells (\"A always wins\": 1.00)" in line
     assert "Sig. W/D/L sign 1 of 2 levels" in line
     assert "GM-ratio side 2 of 2" in line
     assert "2.00 points (5 cells)" in line  # median of |1, 3, 0.5, 2, 4|

@@ -325,6 +325,10 @@ def test_per_table_summary_counts_conclusions_and_pools_both_algorithms_cells() 
             "sig_holds": [True, False, True],
             "gm_holds": [True, True, True],
             "holds": [True, False, True],
+            "trivial_holds": [True, True, False],
+            "winner_agreement": [1.0, 0.5, 0.8],
+            "trivial_winner_agreement": [1.0, 1.0, 0.6],
+            "winner_compared": [15, 5, 10],
         }
     )
     cells = pd.DataFrame(
@@ -339,3 +343,7 @@ def test_per_table_summary_counts_conclusions_and_pools_both_algorithms_cells() 
     assert out.loc["4.2", ["tested", "sig_holds", "gm_holds", "holds", "cells"]].tolist() == [2, 1, 2, 1, 3]
     assert out.loc["4.2", "median_abs_difference"] == 1.5  # |0.5|, |-1.5|, |3| at points 1 and 2
     assert out.loc["4.3", "cells"] == 2 and out.loc["4.3", "median_abs_difference"] == 1.25
+    # Beside what "A always wins" scores; winner agreement weighted by the datasets compared.
+    assert out.loc["4.2", "trivial_holds"] == 2 and out.loc["4.3", "trivial_holds"] == 0
+    assert out.loc["4.2", "winner_agreement"] == (15 * 1.0 + 5 * 0.5) / 20
+    assert out.loc["4.2", "trivial_winner_agreement"] == 1.0

@@ -161,11 +161,13 @@ def _report(
     records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs, settings: Mapping[str, Any]
 ) -> None:
     """Tables 5.2–5.10 in the thesis's layout, Figures 5.1–5.3 and reproduced vs published."""
+    from redecorate.report.conclusions import mark_comparability
     from redecorate.report.noise import (
         load_published,
         noise_comparison_tables,
         noise_conclusions,
         render_replication,
+        replication_comparability,
         replication_frame,
         write_noise_figures,
         write_noise_tables,
@@ -189,7 +191,8 @@ def _report(
     )  # fmt: skip
     out.replication_md.write_text(text, encoding="utf-8")
     replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    conclusions = noise_conclusions(tables, replication, published_summary)
+    comparable, _ = replication_comparability(replication, settings["scale"])
+    conclusions = mark_comparability(noise_conclusions(tables, replication, published_summary), comparable)
     conclusions.to_csv(out.replication_conclusions, index=False, lineterminator="\n")
 
 

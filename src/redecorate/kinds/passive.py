@@ -227,7 +227,7 @@ def _report(
     # write_replication names its files as ReportOutputs stages them (one directory).
     write_replication(
         summary, settings["published"] or settings["published_dir"], out.replication_md.parent,
-        records=records, experiment=settings["experiment"],
+        records=records, experiment=settings["experiment"], scale=settings["scale"],
     )  # fmt: skip
 
 

@@ -25,6 +25,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from redecorate.report.conclusions import (
+    comparability,
+    comparability_lines,
+    mark_comparability,
+    sign_agreement,
+)
 from redecorate.report.figures import learning_curves
 from redecorate.report.published import read_published
 from redecorate.report.tables import display_name, markdown_table
@@ -261,14 +267,8 @@ def replication_cells(summary: pd.DataFrame, published: pd.DataFrame, tables: Se
 
 def _comparable(settings: Mapping[str, Any], cells: pd.DataFrame) -> tuple[bool, str]:
     """Whether counting conclusions against the dissertation's is meaningful, and why not."""
-    reasons = []
-    if settings.get("scale") != "thesis":
-        reasons.append(f"scale {settings.get('scale')!r}, not the thesis protocol")
-    published_datasets = set(cells["dataset"])
-    missing = [d for d in published_datasets if not (cells[cells["dataset"] == d]["status"] == "ok").any()]
-    if missing:
-        reasons.append(f"{len(missing)} of the dissertation's {len(published_datasets)} datasets not run")
-    return (not reasons), "; ".join(reasons)
+    return comparability(settings.get("scale"), cells["dataset"],
+                         cells.loc[cells["status"] == "ok", "dataset"])  # fmt: skip
 
 
 def _conclusions(summary: pd.DataFrame, published: pd.DataFrame, baseline: str,
@@ -293,8 +293,7 @@ def _conclusions(summary: pd.DataFrame, published: pd.DataFrame, baseline: str,
                 both = ps.index.intersection(ours.dropna().index)
                 if len(both) == 0:
                     continue
-                agree = float((np.sign(ps[both]) == np.sign(ours[both].astype(float))).mean())
-                trivial = float((ps[both] > 0).mean())
+                agree, trivial, _ = sign_agreement(ours[both].astype(float), ps[both])
                 rows.append({"table": table, "claim": f"sign of {statistic} per dataset",
                              "system": system, "datasets": len(both),
                              "published": f"{(ps[both] > 0).sum()} of {len(both)} positive",
@@ -385,7 +384,7 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     conclusions = _conclusions(summary, published, baseline, others, labels, tables)
     comparable, why = _comparable(settings, cells) if len(cells) else (False, "no published values")
     cells.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    _not_comparable(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
+    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
                                                    lineterminator="\n")
     lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", ""]
     runs = sorted(records["run"].unique())
@@ -393,9 +392,7 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     lines += [f"This run: {len(datasets)} datasets, {len(runs)} run(s) of {folds}-fold CV. The "
               f"dissertation: {THESIS_RUNS} runs of {THESIS_FOLDS}-fold CV on the datasets of "
               "its tables.", ""]  # fmt: skip
-    if not comparable:
-        lines += [f"**Not comparable with the dissertation** ({why}): the numbers below are shown "
-                  "for inspection; no conclusion is counted as held or not.", ""]  # fmt: skip
+    lines += comparability_lines(comparable, why)
     if len(conclusions):
         shown = conclusions.copy()
         if not comparable:
@@ -422,14 +419,6 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     else:
         lines += ["No published values for this experiment's tables.", ""]
     Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")
-
-
-def _not_comparable(conclusions: pd.DataFrame, comparable: bool) -> pd.DataFrame:
-    """The conclusions as written to CSV: ``holds`` is NA when nothing can be concluded."""
-    out = conclusions.assign(comparable=comparable)
-    if not comparable:
-        out["holds"] = pd.NA
-    return out
 
 
 def _wdl(outcomes: pd.Series) -> str:
@@ -492,8 +481,7 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
         ours = mine[f"{name}_outcome"].dropna()
         shared = replication[(replication["table"] == table) & (replication["comparison"] == comparison)
                              & (replication["statistic"] == name) & (replication["status"] == "ok")]  # fmt: skip
-        agree = float((np.sign(shared["published"]) == np.sign(shared["reproduced"])).mean()) if len(shared) else np.nan
-        trivial = float((shared["published"] > 0).mean()) if len(shared) else np.nan
+        agree, trivial, _ = sign_agreement(shared["reproduced"], shared["published"])
         pub_side = int(np.sign(wdl.get("sig_w", 0) - wdl.get("sig_l", 0)))
         our_side = int(np.sign((ours > 0).sum() - (ours < 0).sum())) if len(ours) else None
         conclusions.append({"table": table, "comparison": comparison, "metric": metric,
@@ -506,15 +494,13 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
                                                      "trivial_agreement", "holds"])  # fmt: skip
     replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
     comparable, why = _comparable(settings, replication) if len(replication) else (False, "no published values")
-    _not_comparable(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
+    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
                                                    lineterminator="\n")
     lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV. The dissertation: 10 runs of 10-fold CV on the "
              "24 datasets of chapter 7.", ""]  # fmt: skip
-    if not comparable:
-        lines += [f"**Not comparable with the dissertation** ({why}): numbers shown for inspection; "
-                  "no conclusion is counted as held or not.", ""]  # fmt: skip
+    lines += comparability_lines(comparable, why)
     if len(conclusions):
         lines += ["## Conclusions (w/d/l of significant results)", "",
                   "*sign agreement*: share of datasets whose value has the published sign; *trivial*: "
@@ -594,11 +580,11 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
         red = shared[shared["statistic"] == "error_reduction"]
         sig = shared[shared["statistic"] == "significant"]
         if len(red):
+            signs = sign_agreement(red["reproduced"], red["published"])
             conclusions.append({"table": table, "claim": "sign of the error reduction per dataset",
                                 "published": f"{int((red['published'] > 0).sum())} of {len(red)} positive",
                                 "reproduced": f"{int((red['reproduced'] > 0).sum())} of {len(red)} positive",
-                                "agreement": float((np.sign(red["published"]) == np.sign(red["reproduced"])).mean()),
-                                "trivial_agreement": float((red["published"] > 0).mean()),
+                                "agreement": signs.agreement, "trivial_agreement": signs.trivial,
                                 "holds": pd.NA})  # fmt: skip
         if len(sig):
             conclusions.append({"table": table, "claim": "the reductions are significant",
@@ -610,14 +596,12 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
     conclusions = pd.DataFrame(conclusions, columns=["table", "claim", "published", "reproduced",
                                                      "agreement", "trivial_agreement", "holds"])  # fmt: skip
     replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    _not_comparable(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
+    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
                                                    lineterminator="\n")  # fmt: skip
     lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV.", ""]  # fmt: skip
-    if not comparable:
-        lines += [f"**Not comparable with the dissertation** ({why}): numbers shown for inspection; "
-                  "no conclusion is counted as held or not.", ""]  # fmt: skip
+    lines += comparability_lines(comparable, why)
     if len(private):
         names = sorted(set(private["dataset"]))
         lines += [f"Published rows whose data are not public (not failures): {', '.join(names)} "

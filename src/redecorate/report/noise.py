@@ -26,6 +26,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from redecorate.report.conclusions import (
+    Agreement,
+    comparability,
+    comparability_lines,
+    held_sentence,
+    sign_agreement,
+    trivial_holds,
+)
 from redecorate.report.figures import learning_curves
 from redecorate.report.published import pivot_statistics, read_published, split_comparison
 from redecorate.report.tables import (
@@ -47,6 +55,7 @@ __all__ = [
     "noise_comparison_tables",
     "replication_frame",
     "render_replication",
+    "replication_comparability",
     "write_noise_figures",
     "write_noise_tables",
 ]
@@ -330,16 +339,27 @@ def noise_conclusions(
             if r is not None and pd.notna(row["published_gm"]) and pd.notna(row["reproduced_gm"]):
                 gm_holds = _side(row["reproduced_gm"] - 1.0) == _side(row["published_gm"] - 1.0)
             row["sig_holds"], row["gm_holds"] = sig_holds, gm_holds
+            row["trivial_holds"] = (
+                trivial_holds(q.get("sig_w"), q.get("sig_l"), q.get("gm_ratio")) if q is not None else pd.NA
+            )
             row["holds"] = (
                 bool(sig_holds) and bool(gm_holds)
                 if sig_holds is not pd.NA and gm_holds is not pd.NA else pd.NA
             )
-            agree = rep.loc[rep["noise"] == level, "sig_agrees"].dropna() if len(rep) else pd.Series(dtype=float)
+            here = rep[rep["noise"] == level] if len(rep) else rep
+            agree = here["sig_agrees"].dropna() if len(here) else pd.Series(dtype=float)
             row["sig_agreement"] = float(agree.mean()) if len(agree) else np.nan
             row["sig_compared"] = len(agree)
+            known = here[here["sig_published"].notna()] if len(here) else here
+            row["trivial_sig_agreement"] = float((known["sig_published"] == 1).mean()) if len(known) else np.nan
+            winner = (sign_agreement(here["a_reproduced"] - here["b_reproduced"],
+                                     here["a_published"] - here["b_published"])
+                      if len(here) else Agreement(np.nan, np.nan, 0))  # fmt: skip
+            row["winner_agreement"], row["trivial_winner_agreement"] = winner.agreement, winner.trivial
+            row["winner_compared"] = winner.compared
             rows.append(row)
     frame = pd.DataFrame(rows)
-    for col in ("sig_holds", "gm_holds", "holds"):
+    for col in ("sig_holds", "gm_holds", "holds", "trivial_holds"):
         if col in frame:
             frame[col] = frame[col].astype("boolean")
     return frame
@@ -353,13 +373,31 @@ def _conclusion_line(conclusions: pd.DataFrame, rep: pd.DataFrame) -> str:
     """
     sig = conclusions["sig_holds"].dropna()
     gm = conclusions["gm_holds"].dropna()
+    tested = conclusions["holds"].notna()
+    both = held_sentence(conclusions.loc[tested, "holds"], conclusions.loc[tested, "trivial_holds"],
+                         "levels' conclusions (both)")  # fmt: skip
     diffs = pd.concat([rep["a_difference"], rep["b_difference"]]).abs().dropna()
     median = _fmt(diffs.median() if len(diffs) else np.nan, ".2f")
+    winner = sign_agreement(rep["a_reproduced"] - rep["b_reproduced"],
+                            rep["a_published"] - rep["b_published"]) if len(rep) else None  # fmt: skip
+    cells = (f"; the winner agrees with the thesis in {_fmt(winner.agreement, '.2f')} of "
+             f"{winner.compared} (dataset, level) cells (\"A always wins\": "
+             f"{_fmt(winner.trivial, '.2f')})" if winner is not None and winner.compared else "")
     return (
         f"Conclusions held: Sig. W/D/L sign {int(sig.sum())} of {len(sig)} levels, GM-ratio "
-        f"side {int(gm.sum())} of {len(gm)}; median |reproduced − published| of the table's "
-        f"cells: {median} points ({len(diffs)} cells)."
+        f"side {int(gm.sum())} of {len(gm)}; {both}{cells}; median |reproduced − published| "
+        f"of the table's cells: {median} points ({len(diffs)} cells)."
     )
+
+
+def replication_comparability(replication: pd.DataFrame, scale: str | None) -> tuple[bool, str]:
+    """Whether this run replicates the published tables: thesis scale, every published dataset."""
+    if replication.empty:
+        return False, "no published values"
+    published = replication.loc[replication["a_published"].notna(), "dataset"]
+    published = published if len(published) else pd.Series(THESIS_CH5_DATASETS)
+    run = replication.loc[replication["a_reproduced"].notna(), "dataset"]
+    return comparability(scale, published, run)
 
 
 def render_replication(
@@ -371,13 +409,15 @@ def render_replication(
     scale: str,
 ) -> str:
     """Markdown: per table, the summary rows reproduced vs published and mean |Δ accuracy|."""
+    comparable, why = replication_comparability(replication, scale)
     lines = [
         f"# Replication report: {experiment} (scale {scale})",
         "",
         "Reproduced vs published (dissertation Chapter 5). Columns are noise levels (%). "
         "The thesis's numbers are means over 10 runs of 10-fold CV on the 11 datasets of "
-        "Table 5.1; at another scale, or on other datasets, the comparison is indicative only.",
+        "Table 5.1.",
         "",
+        *comparability_lines(comparable, why),
     ]
     for table in tables:
         levels = list(table.points)
@@ -420,7 +460,10 @@ def render_replication(
         ]  # fmt: skip
         lines += [f"## {table.title}", "", markdown_table(header, body)]
         mine = noise_conclusions([table], replication, published_summary)
-        lines += [_conclusion_line(mine, rep), ""]
+        line = _conclusion_line(mine, rep)
+        if not comparable:
+            line = "For inspection only (not comparable): " + line[0].lower() + line[1:]
+        lines += [line, ""]
         unmatched = sorted(set(rep.loc[rep["a_published"].isna(), "dataset"]))
         if unmatched:
             lines.append(f"No published values for: {', '.join(map(str, unmatched))}.\n")

@@ -27,6 +27,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from redecorate.report.conclusions import (
+    comparability,
+    comparability_lines,
+    held_sentence,
+    mark_comparability,
+    sign_agreement,
+    trivial_holds,
+)
 from redecorate.report.published import pivot_statistics, read_published, split_comparison
 from redecorate.report.tables import THESIS_DATASETS, display_name, markdown_table, point_label
 from redecorate.stats.comparison import (
@@ -57,7 +65,8 @@ PUBLISHED_SUMMARY_FILE = "ch4_summary_4.2-4.5.tsv"
 CONCLUSION_COLUMNS: tuple[str, ...] = (
     "table", "comparison", "baseline", "other", "point", "n_datasets", "published_wdl",
     "reproduced_wdl", "published_sig_wdl", "reproduced_sig_wdl", "published_gm",
-    "reproduced_gm", "published_gm_same_datasets", "sig_holds", "gm_holds", "holds", "status",
+    "reproduced_gm", "published_gm_same_datasets", "sig_holds", "gm_holds", "holds",
+    "trivial_holds", "winner_agreement", "trivial_winner_agreement", "winner_compared", "status",
 )  # fmt: skip
 """Columns of :func:`check_conclusions` (and of ``replication_conclusions.csv``)."""
 
@@ -266,7 +275,9 @@ def check_conclusions(
             "published_wdl": _wdl_text(pub, "wdl_"),
             "published_sig_wdl": _wdl_text(pub, "sig_"),
             "published_gm": float(pub["gm_ratio"]),
-        }
+            "trivial_holds": trivial_holds(pub["sig_w"], pub["sig_l"], pub["gm_ratio"]),
+            "winner_agreement": np.nan, "trivial_winner_agreement": np.nan, "winner_compared": 0,
+        }  # fmt: skip
         both = pd.DataFrame()
         if a in wide_mine and b in wide_mine:
             at_point = wide_mine.index.get_level_values("point") == point
@@ -285,6 +296,12 @@ def check_conclusions(
         gm = geometric_mean_error_ratio(error_from_accuracy(acc_a), error_from_accuracy(acc_b))
         row["reproduced_gm"] = gm
         row["published_gm_same_datasets"] = _published_gm(wide_pub, a, b, point, both.index)
+        if a in wide_pub and b in wide_pub:
+            at = wide_pub[wide_pub.index.get_level_values("point") == point].droplevel("point")
+            at = at.reindex(both.index)
+            agree = sign_agreement(both[a] - both[b], at[a] - at[b])
+            row.update(winner_agreement=agree.agreement, trivial_winner_agreement=agree.trivial,
+                       winner_compared=agree.compared)  # fmt: skip
         row["gm_holds"] = _sign(gm - 1.0) == _sign(float(pub["gm_ratio"]) - 1.0)
         sig = sig_by_pair.get((a, b))
         if sig is not None and point in sig.index:
@@ -298,7 +315,7 @@ def check_conclusions(
             row.update(reproduced_sig_wdl="", sig_holds=pd.NA, holds=pd.NA, status="no records")
         rows.append(row)
     out = pd.DataFrame(rows, columns=list(CONCLUSION_COLUMNS))
-    for col in ("sig_holds", "gm_holds", "holds"):
+    for col in ("sig_holds", "gm_holds", "holds", "trivial_holds"):
         out[col] = out[col].astype("boolean")
     return out
 
@@ -335,6 +352,12 @@ def _flag(value: object) -> str:
     return "yes" if bool(value) else "**no**"
 
 
+def _agreement(agreement: object, trivial: object) -> str:
+    if agreement is None or pd.isna(agreement):
+        return ""
+    return f"{float(agreement):.2f} ({float(trivial):.2f})"
+
+
 def _differences_section(differences: pd.DataFrame) -> list[str]:
     out = ["## Accuracy differences per algorithm", ""]
     out += ["Difference = reproduced − published mean accuracy, in percentage points.", ""]
@@ -357,20 +380,26 @@ def _differences_section(differences: pd.DataFrame) -> list[str]:
 
 def _conclusions_section(conclusions: pd.DataFrame) -> list[str]:
     out = ["## Do the conclusions hold?", ""]
-    held = conclusions["holds"].dropna()
+    tested = conclusions["holds"].notna()
+    sentence = held_sentence(conclusions.loc[tested, "holds"], conclusions.loc[tested, "trivial_holds"],
+                             "tested (table, point) conclusions")  # fmt: skip
+    if "comparable" in conclusions and not conclusions["comparable"].all():
+        sentence = "not counted, since this run is not comparable with the dissertation's"
     out += [
         "A conclusion holds when sign(wins − losses) of the Sig. W/D/L and the side of 1 of "
-        f"the GM error ratio both agree with the thesis. Held: {int(held.sum())} of "
-        f"{len(held)} tested (table, point) pairs; "
+        f"the GM error ratio both agree with the thesis. {sentence[0].upper()}{sentence[1:]}; "
         f"{int((conclusions['status'] == NOT_RUN).sum())} not run; "
         f"{int((conclusions['status'] == 'no records').sum())} without per-split records "
         "(significance not tested). *GM (same datasets)* is the published GM recomputed over "
-        "the datasets that were reproduced (only where the thesis prints the accuracies).",
+        "the datasets that were reproduced (only where the thesis prints the accuracies). "
+        "*Winner agrees*: share of the datasets at that point where the reproduced and the "
+        "published mean accuracies put A and B in the same order, with, in brackets, what "
+        "\"A always wins\" scores on the same datasets.",
         "",
     ]
     header = ["Table", "A vs B", "Point", "Datasets", "W/D/L pub.", "W/D/L rep.", "Sig. pub.",
               "Sig. rep.", "GM pub.", "GM rep.", "GM (same datasets)", "Sig. holds",
-              "GM holds", "Holds", "Status"]  # fmt: skip
+              "GM holds", "Holds", "Trivial holds", "Winner agrees", "Status"]  # fmt: skip
     body = [
         [
             r["table"],
@@ -387,11 +416,13 @@ def _conclusions_section(conclusions: pd.DataFrame) -> list[str]:
             _flag(r["sig_holds"]),
             _flag(r["gm_holds"]),
             _flag(r["holds"]),
+            _flag(r["trivial_holds"]),
+            _agreement(r["winner_agreement"], r["trivial_winner_agreement"]),
             r["status"],
         ]
         for _, r in conclusions.iterrows()
     ]
-    return [*out, markdown_table(header, body, "lllrllllrrrllll")]
+    return [*out, markdown_table(header, body, "lllrllllrrrllllll")]
 
 
 def per_table_summary(cells: pd.DataFrame, conclusions: pd.DataFrame) -> pd.DataFrame:
@@ -426,6 +457,9 @@ def per_table_summary(cells: pd.DataFrame, conclusions: pd.DataFrame) -> pd.Data
                 "sig_holds": int(tested["sig_holds"].astype(bool).sum()),
                 "gm_holds": int(tested["gm_holds"].astype(bool).sum()),
                 "holds": int(tested["holds"].astype(bool).sum()),
+                "trivial_holds": int(tested["trivial_holds"].astype(bool).sum()),
+                "winner_agreement": _weighted(tested, "winner_agreement"),
+                "trivial_winner_agreement": _weighted(tested, "trivial_winner_agreement"),
                 "cells": len(diffs),
                 "median_abs_difference": float(diffs.median()) if len(diffs) else float("nan"),
                 "mean_abs_difference": float(diffs.mean()) if len(diffs) else float("nan"),
@@ -434,17 +468,31 @@ def per_table_summary(cells: pd.DataFrame, conclusions: pd.DataFrame) -> pd.Data
     return pd.DataFrame(rows)
 
 
+def _weighted(conclusions: pd.DataFrame, column: str) -> float:
+    """Mean of a per-point share over a table's points, weighted by the datasets compared."""
+    known = conclusions[conclusions[column].notna()]
+    weights = known["winner_compared"].astype(float)
+    if known.empty or weights.sum() == 0:
+        return float("nan")
+    return float((known[column].astype(float) * weights).sum() / weights.sum())
+
+
 def _per_table_section(cells: pd.DataFrame, conclusions: pd.DataFrame) -> list[str]:
     summary = per_table_summary(cells, conclusions)
+    if summary.empty or not ((summary["tested"] > 0) | (summary["cells"] > 0)).any():
+        return []  # e.g. an experiment whose labels are not the tables' systems
+    summary = summary[(summary["tested"] > 0) | (summary["cells"] > 0)]
     out = ["## Per table", ""]
     out += [
-        "Conclusions held of those tested (Sig. W/D/L sign, GM-ratio side, both), and the "
-        "median and mean |reproduced − published| over the table's cells (both algorithms, "
-        "its points).",
+        "Conclusions held of those tested (Sig. W/D/L sign, GM-ratio side, both), beside how "
+        "many the trivial prediction \"A always wins\" would hold; the share of (dataset, "
+        "point) cells whose winner agrees with the thesis (in brackets: \"A always wins\"); "
+        "and the median and mean |reproduced − published| over the table's cells (both "
+        "algorithms, its points).",
         "",
     ]
-    header = ["Table", "A vs B", "Tested", "Sig. holds", "GM holds", "Both hold", "Cells",
-              "Median abs. diff.", "Mean abs. diff."]  # fmt: skip
+    header = ["Table", "A vs B", "Tested", "Sig. holds", "GM holds", "Both hold", "Trivial holds",
+              "Winner agrees", "Cells", "Median abs. diff.", "Mean abs. diff."]  # fmt: skip
     body = [
         [
             r["table"],
@@ -453,13 +501,15 @@ def _per_table_section(cells: pd.DataFrame, conclusions: pd.DataFrame) -> list[s
             r["sig_holds"],
             r["gm_holds"],
             r["holds"],
+            r["trivial_holds"],
+            _agreement(r["winner_agreement"], r["trivial_winner_agreement"]),
             r["cells"],
             _fmt(r["median_abs_difference"], 2),
             _fmt(r["mean_abs_difference"], 2),
         ]
         for _, r in summary.iterrows()
     ]
-    return [*out, markdown_table(header, body, "llrrrrrrr")]
+    return [*out, markdown_table(header, body, "llrrrrrlrrr")]
 
 
 def _not_run_section(cells: pd.DataFrame) -> list[str]:
@@ -507,6 +557,8 @@ def render_replication_markdown(
     conclusions: pd.DataFrame,
     *,
     sources: Sequence[str] = (),
+    scale: str | None = None,
+    comparable: tuple[bool, str] = (True, ""),
 ) -> str:
     """The report: the summaries first (differences, conclusions), then the details.
 
@@ -514,6 +566,10 @@ def render_replication_markdown(
     no summary rows) say so instead of disappearing, so the reader knows nothing was hidden.
     """
     out = ["# Reproduced vs published (Melville 2005)", ""]
+    if scale is not None:
+        out += [f"Scale of this run: {scale}. The dissertation's numbers are means over 10 runs of "
+                "10-fold CV on the datasets of its tables.", ""]  # fmt: skip
+    out += comparability_lines(*comparable)
     if sources:
         out += ["Published values: " + ", ".join(f"`{s}`" for s in sources) + ".", ""]
     has_cells = not cells.empty
@@ -542,8 +598,13 @@ def write_replication(
     experiment: str | None = None,
     alpha: float = 0.05,
     dataset_aliases: Mapping[str, str] | None = None,
+    scale: str | None = None,
 ) -> list[Path]:
     """Write ``replication.csv``, ``replication_conclusions.csv`` and ``replication.md``.
+
+    With ``scale`` (the workflow passes the run's), a run that is not the thesis protocol on
+    every published dataset is marked *not comparable*: a banner in the Markdown and
+    ``holds`` left empty in the conclusions CSV (column ``comparable``).
 
     ``summary`` is :func:`~redecorate.stats.summary.summarise` output (or any frame with
     dataset, algorithm, point, mean). ``published`` is the directory ``config/published``
@@ -568,6 +629,13 @@ def write_replication(
         dataset_aliases=dataset_aliases,
     )
     differences = difference_summary(cells)
+    comparable, why = True, ""
+    if scale is not None:
+        published_datasets = (cells.loc[cells["status"] != NOT_PUBLISHED, "dataset"] if len(pub_cells)
+                              else pd.Series(THESIS_DATASETS))  # fmt: skip
+        reproduced = set(summary["dataset"].replace(dict(dataset_aliases or {})))
+        comparable, why = comparability(scale, published_datasets, reproduced)
+        conclusions = mark_comparability(conclusions, comparable)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "replication.csv", out / "replication_conclusions.csv", out / "replication.md"]
@@ -577,6 +645,7 @@ def write_replication(
     tables = rows.groupby("source")["table"].agg(set)
     sources = [path.name if tables.get(path.name, set()) & used
                else f"{path.name} (nothing for this report)" for path in paths_in]  # fmt: skip
-    text = render_replication_markdown(cells, differences, conclusions, sources=sources)
+    text = render_replication_markdown(cells, differences, conclusions, sources=sources,
+                                       scale=scale, comparable=(comparable, why))  # fmt: skip
     paths[2].write_text(text, encoding="utf-8")
     return paths

@@ -1,0 +1,126 @@
+"""Conclusions: does what the source concludes still hold, and is that more than chance?
+
+Every replication report asks the same two questions of a pairwise comparison "A vs B on
+metric M at point P" (DECORATE vs J48 at 20 % of the data; ActiveDecorate vs DECORATE on
+random samples over a learning curve; Bagging vs J48 at 30 % class noise):
+
+* **Per conclusion**: the source's summary (Sig. W/D/L, GM error ratio, the sign of a mean
+  reduction) points one way; does the reproduction point the same way?
+* **Per cell**: dataset by dataset, does the reproduced difference have the published sign?
+
+A count of conclusions held means little on its own: the dissertation's tables mostly show
+its method winning, so the *trivial prediction* "A always wins" already holds in most of
+them. Every count is therefore reported beside what that prediction scores on the same
+conclusions (:func:`trivial_holds`, :func:`sign_agreement`), and the reports say both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "Agreement", "comparability", "comparability_lines", "held_sentence", "mark_comparability",
+    "sign_agreement", "side", "trivial_holds",
+]
+
+
+class Agreement(NamedTuple):
+    """Share of compared cells with the published sign, and what "A always wins" scores."""
+
+    agreement: float
+    trivial: float
+    compared: int
+
+
+def side(value: float) -> int:
+    """−1, 0 or +1 (0 for NaN): the direction of a difference, a W − L or a GM ratio − 1."""
+    return int(np.sign(value)) if pd.notna(value) else 0
+
+
+def sign_agreement(reproduced: Iterable[float], published: Iterable[float]) -> Agreement:
+    """Per cell: does sign(reproduced) equal sign(published)? Pairs with a NaN are left out.
+
+    ``trivial`` is the share the prediction "always positive" (A always better) would get on
+    the same cells, i.e. the share of published values above 0.
+    """
+    rep = np.asarray(list(reproduced), dtype=float)
+    pub = np.asarray(list(published), dtype=float)
+    if rep.shape != pub.shape:
+        raise ValueError(f"sign_agreement: {rep.size} reproduced values vs {pub.size} published")
+    known = ~(np.isnan(rep) | np.isnan(pub))
+    if not known.any():
+        return Agreement(float("nan"), float("nan"), 0)
+    rep, pub = rep[known], pub[known]
+    return Agreement(float((np.sign(rep) == np.sign(pub)).mean()), float((pub > 0).mean()), int(known.sum()))
+
+
+def trivial_holds(sig_w: float, sig_l: float, gm_ratio: float) -> object:
+    """Whether "A always wins" (W > L, GM error ratio < 1) would hold for a published summary row.
+
+    A conclusion holds when the reproduction has the published sign of W − L and side of the
+    GM ratio; the trivial prediction has sign +1 and side −1, so it holds exactly where the
+    source reports A ahead on both. NA where the source prints neither.
+    """
+    sig_known = pd.notna(sig_w) and pd.notna(sig_l)
+    gm_known = pd.notna(gm_ratio)
+    if not sig_known and not gm_known:
+        return pd.NA
+    sig_ok = side(float(sig_w) - float(sig_l)) == 1 if sig_known else True
+    gm_ok = side(float(gm_ratio) - 1.0) == -1 if gm_known else True
+    return bool(sig_ok and gm_ok)
+
+
+def held_sentence(held: pd.Series, trivial: pd.Series, what: str = "conclusions") -> str:
+    """"n of m conclusions hold (the trivial prediction "A always wins": k of m)".
+
+    Only rows where both are known count, so the two numbers are over the same conclusions.
+    """
+    both = pd.DataFrame({"held": held, "trivial": trivial}).dropna()
+    m = len(both)
+    if m == 0:
+        return f"no {what} could be tested"
+    return (f"{int(both['held'].astype(bool).sum())} of {m} {what} hold (the trivial prediction "
+            f"\"A always wins\" would hold in {int(both['trivial'].astype(bool).sum())} of {m})")
+
+
+def comparability(scale: str | None, published_datasets: Iterable[str],
+                  reproduced_datasets: Iterable[str]) -> tuple[bool, str]:
+    """Whether counting conclusions against the source's is meaningful, and if not why.
+
+    Only a thesis-scale run on every dataset of the published table is a replication; a
+    quick or smoke run, or one that leaves published datasets out, is shown for inspection.
+    """
+    reasons = []
+    if scale is not None and scale != "thesis":
+        reasons.append(f"scale {scale!r}, not the thesis protocol")
+    published = set(published_datasets) - {""}
+    missing = published - set(reproduced_datasets)
+    if not published:
+        reasons.append("no published values for these datasets")
+    elif missing:
+        reasons.append(f"{len(missing)} of the source's {len(published)} datasets not run")
+    return (not reasons), "; ".join(reasons)
+
+
+def comparability_lines(comparable: bool, why: str) -> list[str]:
+    """The report's banner when the run is not a replication (nothing when it is)."""
+    if comparable:
+        return []
+    return [f"**Not comparable with the dissertation** ({why}): the numbers below are shown "
+            "for inspection; no conclusion is counted as held or not.", ""]
+
+
+def mark_comparability(conclusions: pd.DataFrame, comparable: bool, *, clear: bool = True) -> pd.DataFrame:
+    """The conclusions as written to CSV, with a ``comparable`` column.
+
+    ``clear`` blanks ``holds`` when the run is not comparable, so a table of smoke-scale
+    conclusions cannot be read as a replication's.
+    """
+    out = conclusions.assign(comparable=comparable)
+    if not comparable and clear and "holds" in out:
+        out["holds"] = pd.NA
+    return out
