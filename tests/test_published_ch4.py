@@ -45,7 +45,9 @@ def test_table_4_7_cells_sum_to_15() -> None:
 
 def test_every_published_file_has_the_long_form_layout() -> None:
     """One layout for every chapter: each file reads, every row says which number it is."""
-    files = sorted(PUBLISHED.glob("*.tsv"))
+    from redecorate.report.published import DISAGREEMENTS_FILE
+
+    files = sorted(f for f in PUBLISHED.glob("*.tsv") if f.name != DISAGREEMENTS_FILE)
     assert len(files) >= 10
     rows = read_published(files)
     assert set(rows["source"]) == {f.name for f in files}
@@ -87,3 +89,27 @@ def test_tables_4_2_to_4_5_equal_the_spec_transcription() -> None:
     got = got.sort_values(key).reset_index(drop=True)
     assert len(got) == len(want) == 750
     pd.testing.assert_frame_equal(got[[*key, "accuracy"]], want[[*key, "accuracy"]], check_dtype=False)
+
+
+def test_known_disagreements_explain_the_cells_they_name(tmp_path: Path) -> None:
+    import pandas as pd
+    import pytest
+
+    from redecorate.report.published import (
+        DISAGREEMENTS_FILE,
+        PublishedFormatError,
+        explain_cells,
+        read_disagreements,
+    )
+
+    notes = read_disagreements(PUBLISHED / DISAGREEMENTS_FILE)
+    cells = pd.DataFrame({"table": ["4.2-4.5"] * 4, "dataset": ["splice", "splice", "hepatitis", "hepatitis"],
+                          "point": [50.0, 50.0, 1.0, 2.0], "algorithm": ["rf", "j48", "j48", "j48"]})  # fmt: skip
+    got = explain_cells(cells, notes, system="algorithm")
+    assert "Instance_name" in got[0] and got[1] == "" and "one-example" in got[2] and got[3] == ""
+    bad = tmp_path / "notes.tsv"
+    bad.write_text("table\tdataset\tpoint\tsystem\texplanation\n4.2\tiris\t\tj48\t\n", encoding="utf-8")
+    with pytest.raises(PublishedFormatError, match=r"notes\.tsv, line 2, column explanation: empty"):
+        read_disagreements(bad)
+    assert read_disagreements(tmp_path / "absent.tsv").empty
+

@@ -23,6 +23,7 @@ from typing import Any
 from redecorate.config import ConfigError, ExperimentConfigError, load_yaml, load_yaml_validated
 from redecorate.kinds import ExperimentKind, UnknownKindError, get_kind
 from redecorate.protocol.job import Protocol
+from redecorate.report.published import DISAGREEMENTS_FILE
 
 __all__ = [
     "COMMON_PROFILE_KEYS",
@@ -343,6 +344,7 @@ def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str])
     The same keys for every kind: the kind's report reads what it needs, and the named
     analyses (:mod:`redecorate.report.analyses`) read ``experiment``, ``datasets``,
     ``algorithm_params``, ``points``, ``published_dir`` and ``analysis_options``.
+    ``disagreements`` is the known-disagreements file beside the published values, if any.
     """
     published = Path(published_dir)
     return {
@@ -357,5 +359,6 @@ def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str])
         "analysis_options": dict(spec.report.get("analysis_options", {})),
         "published_dir": str(published),
         "published": [str(published / name) for name in spec.report.get("published", [])],
+        "disagreements": str(notes) if (notes := published / DISAGREEMENTS_FILE).is_file() else None,
         "settings": dict(spec.settings),
     }

@@ -19,6 +19,12 @@ def _report_settings(wildcards):
     return report_settings(EXPERIMENTS[wildcards.experiment], PUBLISHED)
 
 
+def _report_sources(wildcards):
+    """The transcribed values a report compares with: editing one rebuilds the report."""
+    settings = _report_settings(wildcards)
+    return [*settings["published"], *([settings["disagreements"]] if settings["disagreements"] else [])]
+
+
 rule combine_records:
     input:
         experiment_records,
@@ -41,6 +47,7 @@ rule report_experiment:
     input:
         records=f"{RESULTS}/{{experiment}}/records.parquet",
         summary=f"{RESULTS}/{{experiment}}/summary.csv",
+        published=_report_sources,
     output:
         # report(...): what `snakemake --report results/report.html` shows (captions in
         # workflow/report/; the numbered categories put reproduced-vs-published first).

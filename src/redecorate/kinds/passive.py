@@ -228,6 +228,7 @@ def _report(
     write_replication(
         summary, settings["published"] or settings["published_dir"], out.replication_md.parent,
         records=records, experiment=settings["experiment"], scale=settings["scale"],
+        disagreements=settings.get("disagreements"),
     )  # fmt: skip
 
 

@@ -28,7 +28,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["PUBLISHED_COLUMNS", "PublishedFormatError", "pivot_statistics", "read_published", "split_comparison"]
+__all__ = [
+    "DISAGREEMENTS_FILE", "PUBLISHED_COLUMNS", "PublishedFormatError", "explain_cells",
+    "pivot_statistics", "read_disagreements", "read_published", "split_comparison",
+]
 
 PUBLISHED_COLUMNS: tuple[str, ...] = (
     "table", "comparison", "dataset", "point", "system", "metric", "statistic", "value",
@@ -132,3 +135,53 @@ def split_comparison(comparison: pd.Series) -> tuple[pd.Series, pd.Series]:
     """``decorate_unlabeled_vs_j48`` → (``decorate_unlabeled``, ``j48``): the two sides."""
     sides = comparison.str.split("_vs_", n=1)
     return sides.str[0], sides.str[1].fillna("").replace("", np.nan)
+
+
+DISAGREEMENTS_FILE = "known_disagreements.tsv"
+"""Beside the published values: why some reproduced cells are known to differ (not values)."""
+_DISAGREEMENT_COLUMNS = ("table", "dataset", "point", "system", "explanation")
+
+
+def read_disagreements(path: str | PathLike[str] | None) -> pd.DataFrame:
+    """Known disagreements: ``table, dataset, point, system, explanation`` (empty key = any).
+
+    A replication report shows each explanation beside the cells it covers, and reports the
+    differences with and without them, so a known cause (a different implementation in the
+    source, an unknown convention) is neither hidden nor mistaken for a new failure.
+    """
+    empty = pd.DataFrame({c: pd.Series(dtype=float if c == "point" else object) for c in _DISAGREEMENT_COLUMNS})
+    if path is None or not Path(path).is_file():
+        return empty
+    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    missing = [c for c in _DISAGREEMENT_COLUMNS if c not in frame.columns]
+    if missing:
+        raise PublishedFormatError(f"{path}: known disagreements need the columns "
+                                   f"{', '.join(_DISAGREEMENT_COLUMNS)}; missing {', '.join(missing)}")
+    blank = frame.index[frame["explanation"].str.strip() == ""]
+    if len(blank):
+        raise PublishedFormatError(f"{path}, line {int(blank[0]) + 2}, column explanation: empty "
+                                   "(say why the cells differ)")
+    point = pd.to_numeric(frame["point"].where(frame["point"] != ""), errors="coerce")
+    bad = frame.index[(frame["point"] != "") & point.isna()]
+    if len(bad):
+        raise PublishedFormatError(f"{path}, line {int(bad[0]) + 2}, column point: "
+                                   f"{frame.at[int(bad[0]), 'point']!r} is not a number")
+    return frame.assign(point=point.astype(float))[list(_DISAGREEMENT_COLUMNS)]
+
+
+def explain_cells(cells: pd.DataFrame, disagreements: pd.DataFrame, *, system: str = "system") -> pd.Series:
+    """The explanation of each cell (``""`` if none): the first disagreement whose non-empty
+    keys (table, dataset, point, ``system`` column) all match the cell."""
+    out = pd.Series("", index=cells.index, dtype=object)
+    for note in disagreements.itertuples(index=False):
+        match = pd.Series(True, index=cells.index)
+        if note.table:
+            match &= cells["table"].astype(str) == note.table
+        if note.dataset:
+            match &= cells["dataset"] == note.dataset
+        if pd.notna(note.point):
+            match &= cells["point"].astype(float) == float(note.point)
+        if note.system:
+            match &= cells[system] == note.system
+        out[match & (out == "")] = note.explanation
+    return out

@@ -35,7 +35,13 @@ from redecorate.report.conclusions import (
     sign_agreement,
     trivial_holds,
 )
-from redecorate.report.published import pivot_statistics, read_published, split_comparison
+from redecorate.report.published import (
+    explain_cells,
+    pivot_statistics,
+    read_disagreements,
+    read_published,
+    split_comparison,
+)
 from redecorate.report.tables import THESIS_DATASETS, display_name, markdown_table, point_label
 from redecorate.stats.comparison import (
     compare_algorithms,
@@ -184,20 +190,24 @@ def difference_summary(cells: pd.DataFrame) -> pd.DataFrame:
     """Per algorithm (and ``all``): how many published cells were reproduced, and how well.
 
     Columns: algorithm, n_published, n_compared, n_not_run, median_abs_difference,
-    mean_abs_difference, mean_difference (the signed mean shows a systematic bias, e.g. a
-    learner that is uniformly a little weaker than Weka's).
+    median_abs_difference_unexplained (without the cells a known disagreement explains,
+    column ``explained``), mean_abs_difference, mean_difference (the signed mean shows a
+    systematic bias, e.g. a learner that is uniformly a little weaker than Weka's).
     """
     published = cells[cells["status"] != NOT_PUBLISHED]
 
     def one(name: str, rows: pd.DataFrame) -> dict[str, object]:
         done = rows[rows["status"] == "ok"]
         abs_diff = done["difference"].abs()
+        known = done["explained"] != "" if "explained" in done else pd.Series(False, index=done.index)
+        unexplained = abs_diff[~known]
         return {
             "algorithm": name,
             "n_published": len(rows),
             "n_compared": len(done),
             "n_not_run": int((rows["status"] == NOT_RUN).sum()),
             "median_abs_difference": abs_diff.median() if len(done) else np.nan,
+            "median_abs_difference_unexplained": unexplained.median() if len(unexplained) else np.nan,
             "mean_abs_difference": abs_diff.mean() if len(done) else np.nan,
             "mean_difference": done["difference"].mean() if len(done) else np.nan,
         }
@@ -362,7 +372,7 @@ def _differences_section(differences: pd.DataFrame) -> list[str]:
     out = ["## Accuracy differences per algorithm", ""]
     out += ["Difference = reproduced − published mean accuracy, in percentage points.", ""]
     header = ["Algorithm", "Published cells", "Compared", "Not run", "Median abs. diff.",
-              "Mean abs. diff.", "Mean diff."]  # fmt: skip
+              "Median abs. diff. (unexplained)", "Mean abs. diff.", "Mean diff."]  # fmt: skip
     body = [
         [
             r["algorithm"] if r["algorithm"] == "all" else display_name(str(r["algorithm"])),
@@ -370,6 +380,7 @@ def _differences_section(differences: pd.DataFrame) -> list[str]:
             r["n_compared"],
             r["n_not_run"],
             _fmt(r["median_abs_difference"], 2),
+            _fmt(r["median_abs_difference_unexplained"], 2),
             _fmt(r["mean_abs_difference"], 2),
             _fmt(r["mean_difference"], 2),
         ]
@@ -512,6 +523,22 @@ def _per_table_section(cells: pd.DataFrame, conclusions: pd.DataFrame) -> list[s
     return [*out, markdown_table(header, body, "llrrrrrlrrr")]
 
 
+def _explained_section(cells: pd.DataFrame) -> list[str]:
+    """Each known disagreement once, with the cells it covers and how far they are."""
+    if "explained" not in cells or not (cells["explained"] != "").any():
+        return []
+    out = ["## Known disagreements", "",
+           "Cells whose difference has a known cause (`config/published/known_disagreements.tsv`); "
+           "the per-algorithm table above also gives the median without them.", ""]  # fmt: skip
+    for text, rows in cells[cells["explained"] != ""].groupby("explained", sort=False):
+        done = rows[rows["status"] == "ok"]
+        which = ", ".join(sorted({display_name(str(a)) for a in rows["algorithm"]}))
+        where = ", ".join(sorted({str(d) for d in rows["dataset"]}))
+        out += [f"- **{where}, {which}** ({len(done)} cells, median |difference| "
+                f"{_fmt(done['difference'].abs().median() if len(done) else np.nan, 2)}): {text}"]
+    return [*out, ""]
+
+
 def _not_run_section(cells: pd.DataFrame) -> list[str]:
     out = ["## Published cells not run", ""]
     not_run = cells[cells["status"] == NOT_RUN]
@@ -583,6 +610,7 @@ def render_replication_markdown(
         out += _per_table_section(cells, conclusions)
         out += _conclusions_section(conclusions)
     if has_cells:
+        out += _explained_section(cells)
         out += _not_run_section(cells)
         out += _cells_section(cells)
     return "\n".join(out)
@@ -599,12 +627,15 @@ def write_replication(
     alpha: float = 0.05,
     dataset_aliases: Mapping[str, str] | None = None,
     scale: str | None = None,
+    disagreements: str | PathLike[str] | None = None,
 ) -> list[Path]:
     """Write ``replication.csv``, ``replication_conclusions.csv`` and ``replication.md``.
 
     With ``scale`` (the workflow passes the run's), a run that is not the thesis protocol on
     every published dataset is marked *not comparable*: a banner in the Markdown and
-    ``holds`` left empty in the conclusions CSV (column ``comparable``).
+    ``holds`` left empty in the conclusions CSV (column ``comparable``). ``disagreements``
+    (:func:`~redecorate.report.published.read_disagreements`) adds the column ``explained``
+    to the cells, a median without the explained cells, and a section listing them.
 
     ``summary`` is :func:`~redecorate.stats.summary.summarise` output (or any frame with
     dataset, algorithm, point, mean). ``published`` is the directory ``config/published``
@@ -628,6 +659,7 @@ def write_replication(
         alpha=alpha,
         dataset_aliases=dataset_aliases,
     )
+    cells["explained"] = explain_cells(cells, read_disagreements(disagreements), system="algorithm")
     differences = difference_summary(cells)
     comparable, why = True, ""
     if scale is not None:
