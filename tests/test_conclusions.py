@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import spearmanr
 
-from redecorate.report.conclusions import held_sentence, sign_agreement, trivial_holds
+from redecorate.report.conclusions import (
+    held_sentence,
+    rank_correlation,
+    sign_agreement,
+    trivial_holds,
+)
 
 
 def test_sign_agreement_counts_cells_and_what_always_positive_scores() -> None:
@@ -40,3 +47,20 @@ def test_held_sentence_counts_both_over_the_same_conclusions() -> None:
         '2 of 3 conclusions hold (the trivial prediction "A always wins" would hold in 2 of 3)'
     )
     assert held_sentence(held[3:], trivial[3:]) == "no conclusions could be tested"
+
+
+def test_rank_correlation_is_spearmans_with_ties_and_nans_left_out() -> None:
+    rng = np.random.default_rng(3)
+    published = rng.normal(size=40)
+    reproduced = published + rng.normal(scale=0.8, size=40)
+    reproduced[[4, 9]] = reproduced[2]  # ties get average ranks, as in scipy
+    expected = spearmanr(reproduced, published).statistic
+    with_nan = np.append(reproduced, np.nan), np.append(published, 1.0)
+    assert rank_correlation(*with_nan) == pytest.approx(expected, abs=1e-12)
+    # Reversed order is a perfect negative correlation; "A always wins" has no ranking to score.
+    assert rank_correlation([1, 2, 3, 4], [8, 6, 4, 2]) == pytest.approx(-1.0)
+
+
+def test_rank_correlation_is_nan_when_a_side_has_no_ranking() -> None:
+    assert math.isnan(rank_correlation([1.0, 2.0, 3.0], [5.0, 5.0, 5.0]))
+    assert math.isnan(rank_correlation([1.0, 2.0], [1.0, 2.0]))

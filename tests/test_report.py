@@ -333,13 +333,17 @@ def test_per_table_summary_counts_conclusions_and_pools_both_algorithms_cells() 
     )
     cells = pd.DataFrame(
         {
+            "dataset": ["iris"] * 5,
             "algorithm": ["decorate", "j48", "j48", "bagging", "j48"],
             "point": [1.0, 1.0, 2.0, 1.0, 5.0],
+            "published": [80.0] * 5,
             "difference": [0.5, -1.5, 3.0, 2.0, 9.0],
             "status": ["ok", "ok", "ok", "ok", "ok"],
         }
     )
+    cells["reproduced"] = cells["published"] + cells["difference"]
     out = per_table_summary(cells, conclusions).set_index("table")
+    assert np.isnan(out.loc["4.2", "rank_correlation"])  # one (dataset, point) pair: no ranking
     assert out.loc["4.2", ["tested", "sig_holds", "gm_holds", "holds", "cells"]].tolist() == [2, 1, 2, 1, 3]
     assert out.loc["4.2", "median_abs_difference"] == 1.5  # |0.5|, |-1.5|, |3| at points 1 and 2
     assert out.loc["4.3", "cells"] == 2 and out.loc["4.3", "median_abs_difference"] == 1.25
@@ -347,3 +351,21 @@ def test_per_table_summary_counts_conclusions_and_pools_both_algorithms_cells() 
     assert out.loc["4.2", "trivial_holds"] == 2 and out.loc["4.3", "trivial_holds"] == 0
     assert out.loc["4.2", "winner_agreement"] == (15 * 1.0 + 5 * 0.5) / 20
     assert out.loc["4.2", "trivial_winner_agreement"] == 1.0
+
+
+def test_per_table_rank_correlation_orders_the_differences_a_minus_b() -> None:
+    from redecorate.report.replication import per_table_summary
+
+    conclusions = pd.DataFrame({"table": ["4.2"], "baseline": ["decorate"], "other": ["j48"],
+                                "point": [10.0], "sig_holds": [True], "gm_holds": [True],
+                                "holds": [True], "trivial_holds": [True], "winner_agreement": [1.0],
+                                "trivial_winner_agreement": [1.0], "winner_compared": [4]})
+    # Published A − B: 1, 2, 3, 4 on datasets a–d; reproduced A − B: 4, 3, 2, 1 (all A wins, so
+    # the winners agree everywhere, yet the sizes are ordered the other way round).
+    rows = []
+    for dataset, pub_gap, rep_gap in zip("abcd", [1, 2, 3, 4], [4, 3, 2, 1], strict=True):
+        rows += [(dataset, "decorate", 70.0 + pub_gap, 70.0 + rep_gap), (dataset, "j48", 70.0, 70.0)]
+    cells = pd.DataFrame(rows, columns=["dataset", "algorithm", "published", "reproduced"])
+    cells = cells.assign(point=10.0, difference=cells["reproduced"] - cells["published"], status="ok")
+    out = per_table_summary(cells, conclusions).set_index("table")
+    assert out.loc["4.2", "rank_correlation"] == pytest.approx(-1.0)

@@ -24,7 +24,7 @@ import pandas as pd
 
 __all__ = [
     "Agreement", "comparability", "comparability_lines", "held_sentence", "mark_comparability",
-    "sign_agreement", "side", "trivial_holds",
+    "rank_correlation", "sign_agreement", "side", "trivial_holds",
 ]
 
 
@@ -56,6 +56,28 @@ def sign_agreement(reproduced: Iterable[float], published: Iterable[float]) -> A
         return Agreement(float("nan"), float("nan"), 0)
     rep, pub = rep[known], pub[known]
     return Agreement(float((np.sign(rep) == np.sign(pub)).mean()), float((pub > 0).mean()), int(known.sum()))
+
+
+def rank_correlation(reproduced: Iterable[float], published: Iterable[float]) -> float:
+    """Spearman's rank correlation of reproduced and published differences, cell by cell.
+
+    Sign agreement says whether each winner is the same; the rank correlation says whether the
+    *sizes* of the differences are ordered alike (the datasets where the source's method gains
+    most are those where the reproduction's gains most). Unlike the sign, it cannot be scored
+    by a prediction that ignores the data: "A always wins" has no ranking. Pairs with a NaN are
+    left out; NaN with fewer than three pairs or when either side is constant.
+    """
+    rep = np.asarray(list(reproduced), dtype=float)
+    pub = np.asarray(list(published), dtype=float)
+    if rep.shape != pub.shape:
+        raise ValueError(f"rank_correlation: {rep.size} reproduced values vs {pub.size} published")
+    known = ~(np.isnan(rep) | np.isnan(pub))
+    rep, pub = rep[known], pub[known]
+    if rep.size < 3 or np.ptp(rep) == 0 or np.ptp(pub) == 0:
+        return float("nan")
+    ranks_rep = pd.Series(rep).rank().to_numpy()
+    ranks_pub = pd.Series(pub).rank().to_numpy()
+    return float(np.corrcoef(ranks_rep, ranks_pub)[0, 1])
 
 
 def trivial_holds(sig_w: float, sig_l: float, gm_ratio: float) -> object:
