@@ -24,6 +24,7 @@ from redecorate.report import (
     write_figures,
     write_replication,
 )
+from redecorate.report.published import read_published, table_numbers
 from redecorate.stats import (
     RECORD_COLUMNS,
     error_from_accuracy,
@@ -34,6 +35,14 @@ from redecorate.stats import (
 )
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "config" / "published"
+
+
+def test_table_numbers_come_from_the_published_rows() -> None:
+    numbers = table_numbers(read_published(sorted(PUBLISHED.glob("ch4_summary_*.tsv"))))
+    assert numbers[("decorate", "j48")] == "4.2" and numbers[("decorate", "rf")] == "4.4"
+    assert numbers[("decorate_unlabeled", "decorate_sampled")] == "4.9"
+    assert numbers[("decorate_norej", "adaboost")] == "4.16"
+    assert len(numbers) == 13
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +133,9 @@ def test_tie_rule_is_needed_to_reproduce_the_thesis(published) -> None:
 
 def test_markdown_table_bold_and_summary_rows() -> None:
     recs = synthetic_records()
-    table = comparison_table(recs, "decorate", "j48", datasets=["iris", "labor", "glass", "splice"])
+    numbers = table_numbers(read_published([PUBLISHED / "ch4_summary_4.2-4.5.tsv"]))
+    table = comparison_table(recs, "decorate", "j48", datasets=["iris", "labor", "glass", "splice"],
+                             table_number=numbers[("decorate", "j48")])  # fmt: skip
     md = render_markdown(table)
     assert md.startswith("### Table 4.2 (replicated): DECORATE vs J48")
     lines = {line.split(" | ")[0].strip("| "): line for line in md.splitlines() if "|" in line}
@@ -154,7 +165,8 @@ def test_latex_and_csv_renderings() -> None:
     tex = render_latex(table)
     assert r"\begin{tabular}{lrrr}" in tex and r"\end{tabular}" in tex
     assert r"\textbf{" in tex and r"1\%" in tex and "**" not in tex
-    assert r"\caption{Table 4.2 (replicated): DECORATE vs J48}" in tex
+    # No published table given: the same comparison in a user's own experiment is not Table 4.2.
+    assert r"\caption{DECORATE vs J48}" in tex
     frame = table_frame(table)
     assert list(frame["dataset"][:3]) == ["glass", "iris", "labor"]  # thesis order
     assert frame.loc[frame["dataset"] == "iris", "1%_bold_decorate"].item()
@@ -205,6 +217,23 @@ def test_figures_are_written_and_byte_identical(tmp_path: Path) -> None:
     assert first[0].read_bytes().startswith(b"\x89PNG")
     assert first[1].read_bytes().startswith(b"%PDF")
     assert _digest(first) == _digest(second)
+
+
+def test_figures_label_datasets_and_keep_the_legend_off_the_data(tmp_path: Path, monkeypatch) -> None:
+    import redecorate.report.figures as figures
+
+    drawn = []
+    monkeypatch.setattr(figures, "save_figure", lambda fig, path, formats: drawn.append(fig) or [])
+    recs = synthetic_records()
+    scatter_plot(recs, tmp_path / "scatter", others=["j48"], point=1.0)
+    learning_curves(recs, tmp_path / "curve", dataset="iris")
+    scatter, curve = drawn
+    (ax,) = scatter.axes
+    plotted = recs[recs["algorithm"].isin(["decorate", "j48"]) & (recs["point"] == 1.0)]
+    both = set(plotted[plotted.algorithm == "decorate"].dataset) & set(plotted[plotted.algorithm == "j48"].dataset)
+    assert sorted(t.get_text() for t in ax.texts) == sorted(both)  # one label per dot
+    for fig in (scatter, curve):
+        assert fig.axes[0].get_legend() is None and len(fig.legends) == 1  # below, not inside
 
 
 def test_write_figures(tmp_path: Path) -> None:

@@ -195,6 +195,7 @@ def _report(
     from redecorate.report.analyses import run_analyses
     from redecorate.report.figures import write_figures
     from redecorate.report.friedman import write_friedman
+    from redecorate.report.published import read_published, table_numbers
     from redecorate.report.replication import write_replication
     from redecorate.report.tables import write_comparison_tables
 
@@ -202,9 +203,10 @@ def _report(
     others = list(settings["report"].get("others", []))
     points = settings["points"]
     if baseline and others:
+        numbers = table_numbers(read_published(settings["published"])) if settings["published"] else {}
         written = write_comparison_tables(
             records, out.tables, baseline, others, datasets=settings["datasets"], points=points,
-            experiment=settings["experiment"],
+            experiment=settings["experiment"], table_numbers=numbers,
         )  # fmt: skip
         print(f"{len(written)} table files")
         scatter = [p for p in THESIS_SCATTER_POINTS if p in points] or points[:1]

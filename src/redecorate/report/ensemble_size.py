@@ -33,7 +33,7 @@ import matplotlib.style
 import numpy as np
 import pandas as pd
 
-from redecorate.report.figures import MARKERS, new_figure, save_figure
+from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
 from redecorate.report.tables import markdown_table, point_label
 from redecorate.stats.summary import check_records
 
@@ -249,8 +249,8 @@ def plot_ensemble_size(
             ax.set_ylabel("Accuracy (%)", fontsize=9)
             ax.grid(True, linewidth=0.3)
             ax.tick_params(labelsize=8)
-            if i == 0:  # the same three entries in every panel: one legend is enough
-                ax.legend(loc="best", fontsize=6)
+            if i == 0:  # the same three entries in every panel: one legend, below the panels
+                outside_legend(fig, ax, fontsize=7)
         fig.suptitle(
             f"DECORATE at different ensemble sizes ({point_label(point)} of the training data)",
             fontsize=11,

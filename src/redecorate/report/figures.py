@@ -22,13 +22,15 @@ from pathlib import Path
 import matplotlib.style
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from redecorate.report.tables import display_name, point_label
 from redecorate.stats.summary import check_records
 
-__all__ = ["MARKERS", "SAVE_METADATA", "learning_curves", "new_figure", "save_figure", "scatter_plot", "write_figures"]
+__all__ = ["MARKERS", "SAVE_METADATA", "learning_curves", "new_figure", "outside_legend", "save_figure",
+           "scatter_plot", "write_figures"]
 
 SAVE_METADATA: dict[str, dict[str, None]] = {
     "png": {"Software": None},
@@ -79,7 +81,7 @@ def scatter_plot(
     point: float = 1.0,
     metric: str = "accuracy",
     experiment: str | None = None,
-    annotate: bool = False,
+    annotate: bool = True,
     formats: Sequence[str] = ("png", "pdf"),
 ) -> list[Path]:
     """Figures 4.1–4.4: per dataset one dot, x = other learner's accuracy, y = baseline's.
@@ -87,7 +89,9 @@ def scatter_plot(
     ``path`` is the file stem (extensions are added per format). ``others`` may name several
     learners, drawn as separate series in one plot. Only datasets where both the baseline
     and that learner have records at ``point`` are drawn; the legend gives their number.
-    ``annotate`` writes the dataset name next to each dot. Returns the paths written.
+    ``annotate`` (default) writes the dataset name next to each dot, so a reader can tell
+    which dataset is off the diagonal. The legend sits below the axes. Returns the paths
+    written.
     """
     others = [others] if isinstance(others, str) else list(others)
     means = _cell_means(records, metric, experiment, ("dataset", "algorithm", "point"))
@@ -130,8 +134,16 @@ def scatter_plot(
         ax.set_title(
             f"{display_name(baseline)} vs {names}\nat {point_label(point)} of the training data"
         )
-        ax.legend(loc="lower right", fontsize=8)
+        outside_legend(fig, ax)
         return save_figure(fig, path, formats)
+
+
+def outside_legend(fig: Figure, ax: Axes, fontsize: float = 8) -> None:
+    """The legend below the axes, never over a data point (any corner of a plot can hold one)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", fontsize=fontsize,
+                   ncols=min(len(labels), 3), frameon=False)  # fmt: skip
 
 
 def learning_curves(
@@ -179,8 +191,7 @@ def learning_curves(
         ax.set_ylabel(f"{metric.capitalize()} (%)" if metric == "accuracy" else metric)
         ax.set_title(dataset if title is None else title)
         ax.grid(True, linewidth=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(loc="lower right", fontsize=8)
+        outside_legend(fig, ax)
         return save_figure(fig, path, formats)
 
 

@@ -79,7 +79,6 @@ class NoiseComparisonTable(ComparisonTable):
     """A :class:`ComparisonTable` whose points are noise levels, with a thesis caption."""
 
     caption: str = ""
-    table_number: str | None = None
 
     @property
     def title(self) -> str:
@@ -110,7 +109,7 @@ def n_test_from_records(records: pd.DataFrame) -> dict[str, float]:
 
 def _promote(table: ComparisonTable, caption: str, number: str | None) -> NoiseComparisonTable:
     values = {f.name: getattr(table, f.name) for f in fields(ComparisonTable)}
-    return NoiseComparisonTable(**values, caption=caption, table_number=number)
+    return NoiseComparisonTable(**{**values, "table_number": number}, caption=caption)
 
 
 def noise_comparison_tables(

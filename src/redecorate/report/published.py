@@ -31,6 +31,7 @@ import pandas as pd
 __all__ = [
     "DISAGREEMENTS_FILE", "PUBLISHED_COLUMNS", "PublishedFormatError", "explain_cells",
     "pivot_statistics", "read_disagreements", "read_published", "split_comparison",
+    "table_numbers",
 ]
 
 PUBLISHED_COLUMNS: tuple[str, ...] = (
@@ -135,6 +136,18 @@ def split_comparison(comparison: pd.Series) -> tuple[pd.Series, pd.Series]:
     """``decorate_unlabeled_vs_j48`` → (``decorate_unlabeled``, ``j48``): the two sides."""
     sides = comparison.str.split("_vs_", n=1)
     return sides.str[0], sides.str[1].fillna("").replace("", np.nan)
+
+
+def table_numbers(rows: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """(A, B) → the published table comparing them, from :func:`read_published` rows.
+
+    What titles a reproduced table "Table 4.2 (replicated)": only an experiment that
+    compares with that published table gets its number.
+    """
+    known = rows[rows["comparison"].astype(str).str.contains("_vs_", regex=False)]
+    pairs = known[["table", "comparison"]].drop_duplicates()
+    a, b = split_comparison(pairs["comparison"].astype(str))
+    return {(str(x), str(y)): str(t) for x, y, t in zip(a, b, pairs["table"], strict=True)}
 
 
 DISAGREEMENTS_FILE = "known_disagreements.tsv"

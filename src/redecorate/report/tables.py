@@ -28,8 +28,6 @@ from redecorate.stats.comparison import compare_algorithms, summarise_comparison
 __all__ = [
     "THESIS_DATASETS",
     "DISPLAY_NAMES",
-    "THESIS_TABLES",
-    "THESIS_TABLE_NUMBERS",
     "ComparisonTable",
     "comparison_table",
     "markdown_table",
@@ -71,23 +69,6 @@ DISPLAY_NAMES: dict[str, str] = {
 }
 """How the thesis's captions name each algorithm; unknown names are printed as given."""
 
-THESIS_TABLES: dict[str, str] = {"j48": "4.2", "bagging": "4.3", "rf": "4.4", "adaboost": "4.5"}
-"""Table number of "DECORATE vs <other>" in the thesis (captions at seed lines 549–615)."""
-
-THESIS_TABLE_NUMBERS: dict[tuple[str, str], str] = {
-    **{("decorate", other): number for other, number in THESIS_TABLES.items()},
-    ("decorate_unlabeled", "j48"): "4.8",
-    ("decorate_unlabeled", "decorate_sampled"): "4.9",
-    ("decorate_unlabeled", "decorate"): "4.10",
-    ("decorate_uniform", "j48"): "4.11",
-    ("decorate_uniform", "decorate"): "4.12",
-    ("decorate_norej", "decorate"): "4.13",
-    ("decorate_norej", "j48"): "4.14",
-    ("decorate_norej", "bagging"): "4.15",
-    ("decorate_norej", "adaboost"): "4.16",
-}
-"""Table number of every "A vs B" learning-curve table of Chapter 4, keyed by (A, B)."""
-
 MISSING = "–"
 SUMMARY_LABELS: dict[str, str] = {
     "raw": "Win/Draw/Loss",
@@ -125,6 +106,7 @@ class ComparisonTable:
     datasets: tuple[str, ...]
     points: tuple[float, ...]
     alpha: float = 0.05
+    table_number: str | None = None
 
     @property
     def name(self) -> str:
@@ -133,10 +115,14 @@ class ComparisonTable:
 
     @property
     def title(self) -> str:
-        """Caption in the thesis's words, with the thesis table number when there is one."""
+        """Caption in the thesis's words, with the thesis table number when there is one.
+
+        The number comes from the published values the experiment compares with, never from
+        the algorithm names alone: a user's own experiment with a DECORATE-vs-J48 table is
+        not the thesis's Table 4.2.
+        """
         caption = f"{display_name(self.baseline)} vs {display_name(self.other)}"
-        number = THESIS_TABLE_NUMBERS.get((self.baseline, self.other))
-        return f"Table {number} (replicated): {caption}" if number else caption
+        return f"Table {self.table_number} (replicated): {caption}" if self.table_number else caption
 
     @property
     def note(self) -> str:
@@ -169,13 +155,15 @@ def comparison_table(
     alpha: float = 0.05,
     experiment: str | None = None,
     n_test: float | Mapping[str, float] | None = None,
+    table_number: str | None = None,
 ) -> ComparisonTable:
     """Compare ``baseline`` with ``other`` on every (dataset, point) of the records.
 
     ``datasets`` fixes the rows (default: the thesis order for the datasets present, then
     any others alphabetically); a listed dataset without records appears as "not run".
     ``points`` fixes the columns (default: every point present). The other arguments are
-    passed to :func:`~redecorate.stats.comparison.compare_algorithms`.
+    passed to :func:`~redecorate.stats.comparison.compare_algorithms`, except
+    ``table_number``, the published table this comparison replicates (for the title).
     """
     cells = compare_algorithms(
         records,
@@ -199,7 +187,8 @@ def comparison_table(
     # reindexing a point nobody ran introduces NaN; keep the counts integers (nullable)
     counts = [c for c in summary.columns if c not in ("point", "gm_error_ratio")]
     summary[counts] = summary[counts].astype("Int64")
-    return ComparisonTable(baseline, other, cells, summary, tuple(rows), tuple(cols), alpha)
+    return ComparisonTable(baseline, other, cells, summary, tuple(rows), tuple(cols), alpha,
+                           table_number)  # fmt: skip
 
 
 def _fmt(value: float, decimals: int) -> str:
@@ -348,6 +337,7 @@ def write_comparison_tables(
     experiment: str | None = None,
     n_test: float | Mapping[str, float] | None = None,
     formats: Sequence[str] = ("md", "tex", "csv"),
+    table_numbers: Mapping[tuple[str, str], str] | None = None,
 ) -> list[Path]:
     """Write one table per ``baseline`` vs ``other`` and return the paths written.
 
@@ -356,6 +346,8 @@ def write_comparison_tables(
     p-values. Across comparisons: ``comparison_summary.csv``, every summary row in long form
     (one row per comparison × point), which the replication report can reuse. An ``other``
     without any records still gets a table of dashes, so that it is visibly not run.
+    ``table_numbers`` maps (baseline, other) to the published table replicated
+    (:func:`~redecorate.report.published.table_numbers`); others get no number.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -372,6 +364,7 @@ def write_comparison_tables(
             alpha=alpha,
             experiment=experiment,
             n_test=n_test,
+            table_number=(table_numbers or {}).get((baseline, other)),
         )
         for fmt in formats:
             path = out / f"{table.name}.{fmt}"
