@@ -398,3 +398,21 @@ def test_per_table_rank_correlation_orders_the_differences_a_minus_b() -> None:
     cells = cells.assign(point=10.0, difference=cells["reproduced"] - cells["published"], status="ok")
     out = per_table_summary(cells, conclusions).set_index("table")
     assert out.loc["4.2", "rank_correlation"] == pytest.approx(-1.0)
+
+
+def test_a_failed_conclusion_is_explained_only_when_every_disagreeing_dataset_is() -> None:
+    from redecorate.report.replication import explained_failures
+
+    conclusions = pd.DataFrame({"baseline": ["decorate"] * 3, "other": ["rf"] * 3,
+                                "point": [1.0, 2.0, 5.0], "holds": [False, False, True]})
+    rows = []
+    for point in (1.0, 2.0, 5.0):
+        # splice: published DECORATE ahead, reproduced behind; iris: same order on both sides.
+        rows += [("splice", "decorate", point, 90.0, 80.0), ("splice", "rf", point, 50.0, 88.0),
+                 ("iris", "decorate", point, 95.0, 95.0), ("iris", "rf", point, 94.0, 94.0)]
+    cells = pd.DataFrame(rows, columns=["dataset", "algorithm", "point", "published", "reproduced"])
+    cells = cells.assign(status="ok", explained="")
+    at_1 = (cells["dataset"] == "splice") & (cells["algorithm"] == "rf") & (cells["point"] == 1.0)
+    cells.loc[at_1, "explained"] = "the thesis's RF split on an ID attribute"
+    out = explained_failures(conclusions, cells)
+    assert bool(out[0]) is True and bool(out[1]) is False and pd.isna(out[2])
