@@ -150,3 +150,28 @@ def test_probability_comparisons_on_curves_known_by_hand() -> None:
     assert row["mse_reduction_outcome"] == 1 and row["aulc_increase_outcome"] == 1
     swapped = probability_comparisons(records, [{"a": "b", "b": "a", "table": "7.x"}], ["d"]).iloc[0]
     assert swapped["mse_reduction_outcome"] == -1 and swapped["mse_reduction"] < 0
+
+
+def test_active_conclusions_put_the_trivial_prediction_beside_each_mean_claim() -> None:
+    from redecorate.report.active import active_conclusions
+
+    # Table 6.4-like: two systems' error reductions on three datasets; the thesis has system b
+    # below zero on average, so "the active system always reduces the error" fails there.
+    published = pd.DataFrame({
+        "table": ["6.4"] * 6, "comparison": [np.nan] * 6,
+        "dataset": ["d1", "d2", "d3"] * 2, "system": ["a"] * 3 + ["b"] * 3,
+        "statistic": ["error_reduction"] * 6, "value": [5.0, 3.0, -1.0, -4.0, -2.0, 1.0],
+    })
+    summary = pd.DataFrame({"dataset": ["d1", "d2", "d3"] * 2, "system": ["a"] * 3 + ["b"] * 3,
+                            "error_reduction": [4.0, 2.0, 1.0, -3.0, 1.0, -1.0],
+                            "top20_error_reduction": [np.nan] * 6})
+    out = active_conclusions(summary, published, "random", ["a", "b"], {"a": "a", "b": "b"}, ["6.4"])
+    means = out[out["claim"] == "mean error_reduction > 0"].set_index("system")
+    assert means["holds"].tolist() == [True, True]
+    assert means["trivial_holds"].tolist() == [True, False]  # published mean of b is -5/3
+    signs = out[out["claim"] == "sign of error_reduction per dataset"].set_index("system")
+    assert signs.loc["a", "agreement"] == pytest.approx(2 / 3)  # d3 flips
+    assert signs.loc["a", "trivial_agreement"] == pytest.approx(2 / 3)
+    assert signs.loc["b", "agreement"] == pytest.approx(1 / 3) and pd.isna(signs.loc["b", "trivial_holds"])
+    best = out[out["claim"] == "system with the largest mean error_reduction"].iloc[0]
+    assert best["holds"] and pd.isna(best["trivial_holds"])

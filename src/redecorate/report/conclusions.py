@@ -96,7 +96,8 @@ def trivial_holds(sig_w: float, sig_l: float, gm_ratio: float) -> object:
     return bool(sig_ok and gm_ok)
 
 
-def held_sentence(held: pd.Series, trivial: pd.Series, what: str = "conclusions") -> str:
+def held_sentence(held: pd.Series, trivial: pd.Series, what: str = "conclusions",
+                  prediction: str = '"A always wins"') -> str:
     """"n of m conclusions hold (the trivial prediction "A always wins": k of m)".
 
     Only rows where both are known count, so the two numbers are over the same conclusions.
@@ -106,7 +107,7 @@ def held_sentence(held: pd.Series, trivial: pd.Series, what: str = "conclusions"
     if m == 0:
         return f"no {what} could be tested"
     return (f"{int(both['held'].astype(bool).sum())} of {m} {what} hold (the trivial prediction "
-            f"\"A always wins\" would hold in {int(both['trivial'].astype(bool).sum())} of {m})")
+            f"{prediction} would hold in {int(both['trivial'].astype(bool).sum())} of {m})")
 
 
 def comparability(scale: str | None, published_datasets: Iterable[str],
