@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from redecorate.learners import J48, AdaBoostM1, Bagging, Decorate, NaiveBayes, RandomForest
+from redecorate.learners import (
+    J48,
+    AdaBoostM1,
+    Bagging,
+    Decorate,
+    FeatureSubsetEnsemble,
+    NaiveBayes,
+    RandomForest,
+)
 from redecorate.learners.mlp import MLP
 
 
@@ -26,6 +34,10 @@ def _estimators():
         NaiveBayes(),
         MLP(epochs=20, random_state=0),
         Bagging(NaiveBayes(), n_estimators=3),
+        FeatureSubsetEnsemble("random", k=2, n_estimators=5),
+        FeatureSubsetEnsemble("top_gain", k=2, n_estimators=3),
+        FeatureSubsetEnsemble("cumulative_gain", k=2, n_estimators=3),
+        FeatureSubsetEnsemble("feature_boost", k=2, n_estimators=4),
     ]
 
 
@@ -54,7 +66,7 @@ _PRECISION = (
 
 def _expected_failures(estimator) -> dict[str, str]:
     failures: dict[str, str] = {}
-    if isinstance(estimator, Bagging | RandomForest):
+    if isinstance(estimator, Bagging | RandomForest | FeatureSubsetEnsemble):
         failures["check_sample_weight_equivalence_on_dense_data"] = _RESAMPLED
     if isinstance(estimator, Decorate):
         failures["check_sample_weight_equivalence_on_dense_data"] = _DECORATE
@@ -73,4 +85,5 @@ def test_sklearn_compatible(estimator, check):
 
 def test_estimator_list_covers_every_learner():
     names = {type(e).__name__ for e in _estimators()}
-    assert {"Decorate", "Bagging", "AdaBoostM1", "J48", "RandomForest", "NaiveBayes", "MLP"} <= names
+    assert {"Decorate", "Bagging", "AdaBoostM1", "J48", "RandomForest", "NaiveBayes", "MLP",
+            "FeatureSubsetEnsemble"} <= names

@@ -65,7 +65,7 @@ def test_experiment_runs_at_smoke_scale(all_experiments: Path, name: str) -> Non
     report = spec.get("report") or {}
     tables = [p for p in (results / "tables").iterdir() if p.stat().st_size > 0]
     figures = [p for p in (results / "figures").glob("*.png") if p.stat().st_size > 0]
-    if (report.get("baseline") and report.get("others")) or report.get("comparisons"):
+    if (report.get("baseline") and report.get("others")) or report.get("comparisons") or report.get("tables"):
         assert tables and figures, (tables, figures)
     if report.get("analyses"):
         log = (results / "logs" / "report.log").read_text(encoding="utf-8")

@@ -35,6 +35,7 @@ KINDS: Mapping[str, str] = MappingProxyType({
     "noise": "redecorate.kinds.noise:NOISE",  # §5.1 imperfect data (ch. 5)
     "active": "redecorate.kinds.active:ACTIVE",  # §6-7 active learning with committees
     "acquisition": "redecorate.kinds.acquisition:ACQUISITION",  # §8 feature-value acquisition
+    "feature_subsets": "redecorate.kinds.feature_subsets:FEATURE_SUBSETS",  # Bommaganti §3-4
 })
 """Registered kinds: name -> ``"module:attribute"`` of its :class:`ExperimentKind`."""
 

@@ -14,6 +14,7 @@ from redecorate.learners.bagging import Bagging
 from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
 from redecorate.learners.decorate import Decorate
 from redecorate.learners.diversity import ensemble_diversity
+from redecorate.learners.feature_subsets import FeatureSubsetEnsemble
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.naive_bayes import NaiveBayes
 from redecorate.learners.random_forest import RandomForest
@@ -30,6 +31,7 @@ __all__ = [
     "Decorate",
     "EncodedClassifier",
     "FeatureSchema",
+    "FeatureSubsetEnsemble",
     "J48",
     "MLP",
     "NaiveBayes",

@@ -91,6 +91,23 @@ class Bagging(EncodedClassifier):
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         return combine_members(self.estimators_, X, self.n_classes_, self.voting)
 
+    def staged_predict_proba_prepared(self, X_encoded: np.ndarray):
+        """The prediction of the first 1, 2, …, n_estimators members, on encoded rows.
+
+        Member ``i`` does not depend on ``n_estimators`` (see ``random_state``), so stage
+        ``i`` is exactly what ``Bagging(n_estimators=i)`` predicts: one fit gives a whole
+        curve over ensemble sizes.
+        """
+        X = np.asarray(X_encoded, dtype=np.float64)
+        total = np.zeros((X.shape[0], self.n_classes_))
+        for i, est in enumerate(self.estimators_, start=1):
+            p = member_proba(est, X)
+            if self.voting == "hard":
+                total[np.arange(X.shape[0]), np.argmax(p, axis=1)] += 1.0
+            else:
+                total += p
+            yield total / i
+
 
 def combine_members(estimators: list, X: np.ndarray, n_classes: int,
                     voting: str = "soft") -> np.ndarray:

@@ -42,6 +42,12 @@ class FeatureSchema:
     def is_nominal(self) -> np.ndarray:
         return np.array([c is not None for c in self.categories], dtype=bool)
 
+    def select(self, columns) -> FeatureSchema:
+        """The schema of ``X[:, columns]``: what a member that sees only those attributes
+        (a feature-subset ensemble's, a random subspace's) is fitted with."""
+        cols = [int(j) for j in np.asarray(columns).ravel()]
+        return FeatureSchema(tuple(self.names[j] for j in cols), tuple(self.categories[j] for j in cols))
+
     @classmethod
     def from_input(cls, X) -> FeatureSchema:
         """Infer the schema from a DataFrame (Categorical = nominal) or an array (all numeric)."""

@@ -70,6 +70,10 @@ ALGORITHMS: Mapping[str, AlgorithmEntry] = MappingProxyType({
         AlgorithmEntry("naive_bayes", "redecorate.learners.naive_bayes:NaiveBayes",
                        "Naive Bayes as Weka 3.6 bayes.NaiveBayes (the §4.9 base learner)",
                        False, 3e-7),
+        AlgorithmEntry("feature_subset_ensemble",
+                       "redecorate.learners.feature_subsets:FeatureSubsetEnsemble",
+                       "Bagged trees on k-feature subsets: random, top or cumulative information "
+                       "gain, feature boosting (Bommaganti §3)", True, 6e-6),
         AlgorithmEntry("mlp", "redecorate.learners.mlp:MLP",
                        "Backpropagation MLP as Weka MultilayerPerceptron -L 0.15 -M 0.9 -N 80 -H a "
                        "(the §4.8 base learner)", False, 3e-5),

@@ -1,0 +1,179 @@
+"""Kind ``feature_subsets``: ensembles of feature subsets over ensemble sizes (Bommaganti).
+
+Unit of work: one algorithm × one run of k-fold cross-validation. Each training fold is used
+whole (the source has no learning curve); an ensemble is fitted once at its full size and
+evaluated at every size of ``ensemble_sizes`` from its first members (``staged_predict_proba``:
+member i does not depend on the ensemble size, so stage i is the ensemble of size i), which
+is how one fit gives the source's curves over ensemble size (Figs. 10–22) and its tables at
+size 25 (Tables 5–7). A single classifier has one size: its accuracy is recorded at every
+size, the flat line the source draws for C4.5. Records' ``point`` is the ensemble size.
+
+Report: :mod:`redecorate.report.feature_subsets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
+from redecorate.kinds.passive import algorithm_run_units, learners_of
+from redecorate.protocol.job import JobError, learner_seed, run_folds
+from redecorate.stats.summary import RECORD_COLUMNS
+
+__all__ = ["FEATURE_SUBSETS", "evaluate_sizes"]
+
+SCHEMA: dict[str, Any] = {
+    "required": ["ensemble_sizes"],
+    "properties": {
+        "ensemble_sizes": {
+            "description": (
+                "ensemble sizes to evaluate (the records' point), each at most every ensemble's "
+                "n_estimators; the source's tables use 25 and its figures 5 to 25"
+            ),
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"type": "integer", "minimum": 1},
+        },
+    },
+    "profile_properties": {
+        "ensemble_sizes": {"type": "array", "minItems": 1, "uniqueItems": True,
+                           "items": {"type": "integer", "minimum": 1}},
+    },
+}
+
+
+def _job_settings(spec: Any) -> dict[str, Any]:
+    return {
+        "experiment": spec.name,
+        "n_folds": spec.protocol.folds,
+        "sizes": sorted(int(s) for s in spec.protocol.points),
+        "seed": spec.protocol.seed,
+        "algorithms": learners_of(spec),
+    }
+
+
+def evaluate_sizes(estimator: Any, X_test: np.ndarray, sizes: list[int]) -> dict[int, np.ndarray]:
+    """Class-code predictions of a fitted model at each ensemble size in ``sizes``.
+
+    Ensembles with ``staged_predict_proba_prepared`` are cut after their first ``size``
+    members; any other model is one classifier and predicts the same at every size.
+    """
+    staged = getattr(estimator, "staged_predict_proba_prepared", None)
+    if staged is None:
+        codes = np.argmax(estimator.predict_proba_prepared(X_test), axis=1)
+        return dict.fromkeys(sizes, codes)
+    wanted, out = set(sizes), {}
+    for size, proba in enumerate(staged(X_test), start=1):
+        if size in wanted:
+            out[size] = np.argmax(proba, axis=1)
+        if len(out) == len(wanted):
+            break
+    missing = sorted(wanted - set(out))
+    if missing:
+        raise ValueError(f"ensemble has {size} members; cannot evaluate sizes {missing}")
+    return out
+
+
+def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
+    import time
+
+    from redecorate.learners.features import FeatureSchema
+    from redecorate.learners.registry import make_learner
+
+    label, run = unit["algorithm"], int(unit["run"])
+    entry = settings["algorithms"][label]
+    sizes = list(settings["sizes"])
+    schema = FeatureSchema.from_input(dataset.X)
+    X = schema.encode(dataset.X)
+    y = pd.Categorical(dataset.y).codes.astype(np.int64)
+    classes = np.asarray(dataset.y.cat.categories)
+    rows = []
+    started = time.perf_counter()
+    folds = run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])
+    for fold, (train, test) in enumerate(folds):
+        where = f"dataset={dataset.name!r} algorithm={label!r} run={run} fold={fold}"
+        seed = learner_seed(settings["seed"], dataset.name, run, fold, label, max(sizes))
+        try:
+            model = make_learner(entry.get("learner", label), entry["params"], seed)
+            tic = time.perf_counter()
+            model.fit_prepared(X[train], y[train], classes=classes, schema=schema,
+                               columns=dataset.X.iloc[:0])  # fmt: skip
+            fit_seconds = time.perf_counter() - tic
+            predictions = evaluate_sizes(model, X[test], sizes)
+        except Exception as exc:  # re-raised with context, never swallowed
+            raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
+        single = not hasattr(model, "staged_predict_proba_prepared")
+        for size in sizes:
+            accuracy = 100.0 * float(np.mean(predictions[size] == y[test]))
+            rows.append((settings["experiment"], dataset.name, label, run, fold, size, len(train),
+                         "accuracy", accuracy, fit_seconds, 1 if single else size))  # fmt: skip
+        progress(f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}/"
+                 f"{settings['n_folds']} done, elapsed {time.perf_counter() - started:.1f}s")  # fmt: skip
+    frame = pd.DataFrame.from_records(rows, columns=list(RECORD_COLUMNS))
+    return frame.astype({"run": np.int64, "fold": np.int64, "point": np.int64, "n_train": np.int64,
+                         "value": np.float64, "fit_seconds": np.float64, "ensemble_size": np.int64})
+
+
+def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
+    from redecorate.learners.registry import estimated_fit_seconds
+
+    entry = settings["algorithms"][unit["algorithm"]]
+    k = settings["n_folds"]
+    n_train = shape.n_instances * (k - 1) / k
+    learner = entry.get("learner", unit["algorithm"])
+    return k * estimated_fit_seconds(learner, entry["params"], n_train, shape.n_attributes)
+
+
+def _check(spec: Any) -> None:
+    """Every evaluated size must exist: no ensemble smaller than the largest size."""
+    from redecorate.config import ExperimentConfigError
+
+    for table, labels in (spec.report.get("tables") or {}).items():
+        unknown = [a for a in labels if a not in spec.algorithms]
+        if unknown:
+            raise ExperimentConfigError(
+                f"experiment file {spec.path}: key 'report.tables.{table}': {', '.join(unknown)} "
+                f"not among the algorithms ({', '.join(spec.algorithms)})"
+            )
+    size = spec.report.get("table_size")
+    if size is not None and size not in spec.protocol.points:
+        raise ExperimentConfigError(
+            f"experiment file {spec.path}: key 'report.table_size': {size} is not among "
+            f"ensemble_sizes {list(spec.protocol.points)} at scale {spec.scale!r}; add it to "
+            "ensemble_sizes (and to the profile's)"
+        )
+    largest = max(int(s) for s in spec.protocol.points)
+    for label, params in spec.algorithms.items():
+        size = params.get("n_estimators")
+        if isinstance(size, int) and size < largest:
+            raise ExperimentConfigError(
+                f"experiment file {spec.path}: key 'algorithms.{label}.n_estimators': {size} "
+                f"members cannot be evaluated at ensemble size {largest} (ensemble_sizes); "
+                f"set n_estimators to at least {largest}"
+            )
+
+
+def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
+            settings: Mapping[str, Any]) -> None:
+    from redecorate.report.feature_subsets import write_feature_subset_report
+
+    write_feature_subset_report(records, out, settings)
+
+
+FEATURE_SUBSETS = ExperimentKind(
+    name="feature_subsets",
+    description="Bommaganti: ensembles of feature subsets, k-fold CV, evaluated over ensemble sizes",
+    schema=SCHEMA,
+    job_settings=_job_settings,
+    units=algorithm_run_units,
+    run_unit=_run_unit,
+    unit_cost=_unit_cost,
+    report=_report,
+    points_key="ensemble_sizes",
+    check=_check,
+)

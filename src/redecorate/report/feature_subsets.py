@@ -1,0 +1,263 @@
+"""Report of the ``feature_subsets`` kind: Bommaganti's Tables 5–7 and Figs. 10–22, and
+reproduced vs published.
+
+The source prints test error (%) as mean±x at ensemble size 25, one table per subset size
+(k = 2, ≤ 6, ≤ 12), with a star on the best technique of each row; its figures plot error
+against ensemble size per dataset. Here ``x`` is read as the standard deviation over runs of
+each run's cross-validated error (the source never defines it).
+
+Reproduced vs published, per table: the cells (mean error) beside the printed ones; whether
+our best technique per dataset is the starred one, beside what predicting the source's most
+frequent winner everywhere scores; per technique, whether it beats all-feature Bagging on the
+same datasets as in the source (sign agreement, beside "it always beats Bagging") and the
+rank correlation of those differences. All through :mod:`redecorate.report.conclusions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from redecorate.report.conclusions import (
+    comparability,
+    comparability_lines,
+    mark_comparability,
+    rank_correlation,
+    sign_agreement,
+)
+from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
+from redecorate.report.published import read_published
+from redecorate.report.tables import markdown_table
+
+__all__ = ["column_name", "error_statistics", "fs_conclusions", "write_feature_subset_report"]
+
+STRATEGY_NAMES = {"random": "Random", "top_gain": "I. Gain", "cumulative_gain": "C. Gain",
+                  "feature_boost": "F. Boost"}  # fmt: skip
+"""The source's column headings of Tables 5–7."""
+
+
+def column_name(label: str, params: Mapping[str, Any]) -> str:
+    """A technique's column heading: the source's name for its strategy, or the baseline's."""
+    if "strategy" in params:
+        return STRATEGY_NAMES.get(str(params["strategy"]), str(params["strategy"]))
+    return {"j48": "Single DT", "bagging": "Bagging Ensemble"}.get(label, label)
+
+
+def error_statistics(records: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, algorithm, size): mean test error (%) over runs × folds and its
+    standard deviation over the runs' own means (NaN with one run)."""
+    acc = records[records["metric"] == "accuracy"].assign(error=lambda r: 100.0 - r["value"])
+    per_run = acc.groupby(["dataset", "algorithm", "point", "run"])["error"].mean()
+    sd = per_run.groupby(["dataset", "algorithm", "point"]).std(ddof=1)
+    mean = acc.groupby(["dataset", "algorithm", "point"])["error"].mean()
+    out = pd.DataFrame({"error_mean": mean, "error_sd": sd}).reset_index()
+    return out.rename(columns={"point": "size"})
+
+
+def _table_frame(stats: pd.DataFrame, tables: Mapping[str, Sequence[str]], size: int,
+                 datasets: Sequence[str]) -> pd.DataFrame:
+    """Long form of the reproduced Tables 5–7 with the best (lowest mean) marked per row."""
+    rows = []
+    at = stats[stats["size"] == size].set_index(["dataset", "algorithm"])
+    for table, labels in tables.items():
+        for dataset in datasets:
+            cells = [(a, at.loc[(dataset, a)]) for a in labels if (dataset, a) in at.index]
+            if not cells:
+                continue
+            best = min(cells, key=lambda c: c[1]["error_mean"])[0]
+            rows += [{"table": str(table), "dataset": dataset, "algorithm": a, "size": size,
+                      "error_mean": c["error_mean"], "error_sd": c["error_sd"], "best": a == best}
+                     for a, c in cells]  # fmt: skip
+    return pd.DataFrame(rows, columns=["table", "dataset", "algorithm", "size", "error_mean",
+                                       "error_sd", "best"])
+
+
+def _fmt(value: float, digits: int = 2) -> str:
+    return "–" if pd.isna(value) else f"{value:.{digits}f}"
+
+
+def _markdown_tables(frame: pd.DataFrame, tables: Mapping[str, Sequence[str]],
+                     params: Mapping[str, Mapping[str, Any]], settings: Mapping[str, Any]) -> str:
+    out = [f"# Error (%) of ensembles of feature subsets, ensemble size {settings['size']}", "",
+           "mean±sd: mean test error over runs × folds ± standard deviation of the runs' "
+           "errors; `*` = best technique of the row (Bommaganti Tables 5–7).", ""]  # fmt: skip
+    for table, labels in tables.items():
+        here = frame[frame["table"] == str(table)]
+        if here.empty:
+            continue
+        header = ["Dataset", *(column_name(a, params.get(a, {})) for a in labels)]
+        body = []
+        for dataset, rows in here.groupby("dataset", sort=False):
+            by = rows.set_index("algorithm")
+            body.append([dataset, *(
+                f"{_fmt(by.loc[a, 'error_mean'])}±{_fmt(by.loc[a, 'error_sd'])}"
+                + ("*" if by.loc[a, "best"] else "") if a in by.index else "–" for a in labels)])
+        ks = sorted({int(params.get(a, {}).get("k", 0)) for a in labels} - {0})
+        out += [f"## Table {table} (replicated): subset size k = {', '.join(map(str, ks))} "
+                "(capped at the number of features)", "", markdown_table(header, body), ""]
+    return "\n".join(out)
+
+
+def _figures(stats: pd.DataFrame, tables: Mapping[str, Sequence[str]],
+             params: Mapping[str, Mapping[str, Any]], figures: Path) -> int:
+    """Figs. 10–22: per dataset, error against ensemble size, one panel per table."""
+    import matplotlib.style
+
+    written = 0
+    for dataset, rows in stats.groupby("dataset", sort=True):
+        with matplotlib.style.context("default"):
+            fig = new_figure((4.0 * len(tables), 3.6))
+            axes = fig.subplots(1, len(tables), squeeze=False)[0]
+            for ax, (table, labels) in zip(axes, tables.items(), strict=True):
+                for i, label in enumerate(labels):
+                    curve = rows[rows["algorithm"] == label].sort_values("size")
+                    if curve.empty:
+                        continue
+                    ax.plot(curve["size"], curve["error_mean"], marker=MARKERS[i % len(MARKERS)],
+                            markersize=3, label=column_name(label, params.get(label, {})))  # fmt: skip
+                ks = sorted({int(params.get(a, {}).get("k", 0)) for a in labels} - {0})
+                ax.set_title(f"Table {table}: k = {', '.join(map(str, ks))}", fontsize=9)
+                ax.set_xlabel("Ensemble size", fontsize=8)
+                ax.set_ylabel("Error (%)", fontsize=8)
+                ax.grid(True, linewidth=0.3)
+                ax.tick_params(labelsize=7)
+            fig.suptitle(f"{dataset}: error against ensemble size", fontsize=10)
+            outside_legend(fig, axes[0], fontsize=7)
+            save_figure(fig, figures / f"fs_error_vs_size_{dataset}", ("png", "pdf"))
+            written += 1
+    return written
+
+
+def _published(paths: Sequence[str]) -> pd.DataFrame:
+    rows = read_published(paths)
+    rows = rows[rows["metric"] == "error"]
+    wide = rows.pivot_table(index=["table", "dataset", "system"], columns="statistic",
+                            values="value", aggfunc="first")  # fmt: skip
+    wide = wide.apply(pd.to_numeric, errors="coerce").reset_index()
+    if "best" not in wide:
+        wide["best"] = np.nan
+    return wide.assign(best=wide["best"].fillna(0).astype(bool))
+
+
+def fs_conclusions(ours: pd.DataFrame, published: pd.DataFrame, baseline: str = "bagging") -> pd.DataFrame:
+    """The tables' claims tested on the reproduction (see the module docstring).
+
+    ``ours`` is the long form of the reproduced tables (:func:`_table_frame`), ``published``
+    the printed cells (``table, dataset, system, mean, best``).
+    """
+    rows = []
+    for table, pub in published.groupby("table", sort=True):
+        mine = ours[ours["table"] == str(table)]
+        if mine.empty:
+            continue
+        datasets = sorted(set(pub["dataset"]) & set(mine["dataset"]))
+        pub_best = pub[pub["best"]].set_index("dataset")["system"].reindex(datasets)
+        our_best = mine[mine["best"]].drop_duplicates("dataset").set_index("dataset")["algorithm"].reindex(datasets)
+        modal = pub_best.mode().iloc[0] if pub_best.notna().any() else ""
+        rows.append({"table": str(table), "claim": "best technique per dataset", "system": "",
+                     "datasets": len(datasets),
+                     "published": f"{modal} best on {int((pub_best == modal).sum())} of {len(datasets)}",
+                     "reproduced": f"{modal} best on {int((our_best == modal).sum())} of {len(datasets)}",
+                     "agreement": float((pub_best == our_best).mean()) if datasets else np.nan,
+                     "trivial_agreement": float((pub_best == modal).mean()) if datasets else np.nan,
+                     "rank_correlation": np.nan})  # fmt: skip
+        p_wide = pub.pivot_table(index="dataset", columns="system", values="mean").reindex(datasets)
+        o_wide = mine.pivot_table(index="dataset", columns="algorithm", values="error_mean").reindex(datasets)
+        if baseline not in p_wide or baseline not in o_wide:
+            continue
+        for system in [s for s in p_wide.columns if s not in (baseline, "j48") and s in o_wide]:
+            rep = o_wide[baseline] - o_wide[system]  # > 0: the technique beats Bagging
+            pubd = p_wide[baseline] - p_wide[system]
+            agree = sign_agreement(rep, pubd)
+            rows.append({"table": str(table), "claim": f"beats {baseline} (sign per dataset)",
+                         "system": system, "datasets": agree.compared,
+                         "published": f"{int((pubd > 0).sum())} of {agree.compared}",
+                         "reproduced": f"{int((rep > 0).sum())} of {agree.compared}",
+                         "agreement": agree.agreement, "trivial_agreement": agree.trivial,
+                         "rank_correlation": rank_correlation(rep, pubd)})  # fmt: skip
+    return pd.DataFrame(rows, columns=["table", "claim", "system", "datasets", "published",
+                                       "reproduced", "agreement", "trivial_agreement",
+                                       "rank_correlation"])
+
+
+def write_feature_subset_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any]) -> None:
+    """Tables 5–7, Figs. 10–22 and reproduced vs published of one ``feature_subsets`` run."""
+    report = settings["report"]
+    params = settings["algorithm_params"]
+    sizes = sorted(int(s) for s in settings["points"])
+    size = int(report.get("table_size", max(sizes)))
+    if size not in sizes:
+        raise ValueError(f"experiment {settings['experiment']}: report.table_size {size} is not "
+                         f"among ensemble_sizes {sizes}")
+    tables = {str(t): list(labels) for t, labels in report.get("tables", {}).items()} or {
+        "all": list(settings["algorithms"])}
+    datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
+    stats = error_statistics(records)
+    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
+    stats.to_csv(tables_dir / "fs_error_by_size.csv", index=False, lineterminator="\n")
+    frame = _table_frame(stats, tables, size, datasets)
+    frame.to_csv(tables_dir / "fs_tables.csv", index=False, lineterminator="\n")
+    (tables_dir / "fs_tables.md").write_text(_markdown_tables(frame, tables, params, {"size": size}),
+                                             encoding="utf-8")
+    print(f"{_figures(stats, tables, params, figures_dir)} figures")
+
+    published = _published(settings["published"]) if settings.get("published") else pd.DataFrame()
+    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
+             f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
+             f"{records['fold'].nunique()}-fold CV, ensemble size {size}. The source "
+             "(Bommaganti): 10 runs of 10-fold CV on 13 datasets, ensemble size 25.", ""]  # fmt: skip
+    if published.empty:
+        pd.DataFrame().to_csv(out.replication_csv, index=False)
+        mark_comparability(fs_conclusions(frame, published), False).to_csv(
+            out.replication_conclusions, index=False, lineterminator="\n")
+        out.replication_md.write_text("\n".join([*lines, "No published values for this experiment.", ""]),
+                                      encoding="utf-8")
+        return
+    cells = published.merge(frame.rename(columns={"algorithm": "system"}),
+                            on=["table", "dataset", "system"], how="left")
+    cells = cells.assign(published=cells["mean"], reproduced=cells["error_mean"],
+                         published_best=cells["best_x"], reproduced_best=cells["best_y"])
+    cells["difference"] = cells["reproduced"] - cells["published"]
+    cells["status"] = np.where(cells["reproduced"].notna(), "ok", "not run")
+    cells = cells[["table", "dataset", "system", "published", "reproduced", "difference",
+                   "published_best", "reproduced_best", "status"]]
+    cells.to_csv(out.replication_csv, index=False, lineterminator="\n")
+    comparable, why = comparability(settings["scale"], cells["dataset"], datasets)
+    conclusions = fs_conclusions(frame, published)
+    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
+                                                       lineterminator="\n")
+    lines += comparability_lines(comparable, why)
+    done = cells[cells["status"] == "ok"]
+    per_table = [[t, str(len(g)), _fmt(g["difference"].abs().median()),
+                  f"{int((g['published_best'] & g['reproduced_best'].fillna(False).astype(bool)).sum())}"
+                  f" of {int(g['published_best'].sum())}"]
+                 for t, g in done.groupby("table", sort=True)]  # fmt: skip
+    lines += ["## Conclusions", "",
+              "*Agreement*: share of datasets where the reproduction makes the source's call "
+              "(the starred technique; the technique beating Bagging or not); *trivial*: what "
+              "predicting the source's most frequent winner everywhere (best technique) or "
+              "\"the technique always beats Bagging\" scores on the same datasets; *rank corr.*: "
+              "Spearman's correlation of the error differences to Bagging, reproduced against "
+              "published.", "",
+              markdown_table(["Table", "Claim", "Technique", "Datasets", "Published", "Reproduced",
+                              "Agreement", "Trivial", "Rank corr."],
+                             [[r["table"], r["claim"], r["system"], str(r["datasets"]), r["published"],
+                               r["reproduced"], _fmt(r["agreement"]), _fmt(r["trivial_agreement"]),
+                               _fmt(r["rank_correlation"])]
+                              for _, r in conclusions.iterrows()]), "",
+              "## Cells per table", "",
+              markdown_table(["Table", "Cells", "Median abs. diff. (error points)",
+                              "Starred cells also best here"], per_table), "",
+              "## Cell by cell", "",
+              markdown_table(["Table", "Dataset", "Technique", "Published", "Reproduced",
+                              "Difference", "Best (pub./rep.)"],
+                             [[r["table"], r["dataset"], r["system"], _fmt(r["published"]),
+                               _fmt(r["reproduced"]), _fmt(r["difference"]),
+                               f"{'*' if r['published_best'] else ''}/"
+                               f"{'*' if pd.notna(r['reproduced_best']) and r['reproduced_best'] else ''}"]
+                              for _, r in cells.iterrows()]), ""]  # fmt: skip
+    out.replication_md.write_text("\n".join(lines), encoding="utf-8")

@@ -1,0 +1,125 @@
+"""Kind ``feature_subsets``: its settings, its unit of work over ensemble sizes, its report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
+
+from redecorate.config import ExperimentConfigError
+from redecorate.data import load_dataset
+from redecorate.experiments import load_experiment, report_settings
+from redecorate.kinds import ReportOutputs, get_kind
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
+FS = REPO / "config" / "experiments" / "fs_ensembles.yaml"
+KIND = get_kind("feature_subsets")
+
+
+def _variant(tmp_path: Path, **changes) -> Path:
+    data = yaml.safe_load(FS.read_text())
+    for key, value in changes.items():
+        data[key] = value
+    path = tmp_path / "fs.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def test_the_experiment_file_resolves_its_sizes_and_tables() -> None:
+    spec = load_experiment(FS, schema=SCHEMA)
+    assert list(spec.protocol.points) == [5, 10, 15, 20, 25]
+    assert len(spec.runs) == 10
+    assert spec.report["tables"]["6"][2:] == ["random_k6", "top_gain_k6", "cumulative_gain_k6",
+                                               "feature_boost_k6"]
+    assert list(load_experiment(FS, schema=SCHEMA, scale="smoke").protocol.points) == [5, 25]
+
+
+def test_an_ensemble_smaller_than_an_evaluated_size_fails_before_any_job(tmp_path: Path) -> None:
+    data = yaml.safe_load(FS.read_text())
+    data["algorithms"]["random_k2"]["n_estimators"] = 10
+    with pytest.raises(ExperimentConfigError, match=r"algorithms.random_k2.n_estimators': 10 .*25"):
+        load_experiment(_variant(tmp_path, algorithms=data["algorithms"]), schema=SCHEMA)
+
+
+def test_a_table_column_that_is_not_an_algorithm_fails_naming_the_key(tmp_path: Path) -> None:
+    report = yaml.safe_load(FS.read_text())["report"]
+    report["tables"]["5"].append("random_k3")
+    with pytest.raises(ExperimentConfigError, match=r"report.tables.5': random_k3 not among"):
+        load_experiment(_variant(tmp_path, report=report), schema=SCHEMA)
+
+
+def test_the_table_size_must_be_an_evaluated_size(tmp_path: Path) -> None:
+    report = yaml.safe_load(FS.read_text())["report"]
+    report["table_size"] = 30
+    with pytest.raises(ExperimentConfigError, match=r"report.table_size': 30 is not among"):
+        load_experiment(_variant(tmp_path, report=report), schema=SCHEMA)
+
+
+@pytest.fixture(scope="module")
+def iris_records() -> pd.DataFrame:
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    spec = load_experiment(FS, schema=SCHEMA, scale="smoke")
+    settings = KIND.job_settings(spec)
+    data = load_dataset("iris", registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+    frames = [KIND.run_unit(data, settings, unit, lambda _line: None)
+              for unit in KIND.units(spec) if unit["algorithm"] in ("j48", "bagging", "random_k2")]
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_a_unit_records_every_fold_at_every_ensemble_size(iris_records: pd.DataFrame) -> None:
+    assert set(iris_records["point"]) == {5, 25}
+    per = iris_records.groupby(["algorithm", "point"])["fold"].nunique()
+    assert (per == 3).all()
+    # A single tree has one size: the same accuracy at every point, ensemble_size 1.
+    j48 = iris_records[iris_records["algorithm"] == "j48"].pivot_table(index="fold", columns="point",
+                                                                       values="value")
+    assert (j48[5] == j48[25]).all()
+    assert set(iris_records.loc[iris_records["algorithm"] == "j48", "ensemble_size"]) == {1}
+    bag = iris_records[iris_records["algorithm"] == "bagging"]
+    assert set(bag["ensemble_size"]) == {5, 25}
+
+
+def test_the_report_compares_with_tables_5_to_7_and_says_not_comparable(tmp_path: Path,
+                                                                        iris_records) -> None:
+    spec = load_experiment(FS, schema=SCHEMA, scale="smoke")
+    settings = report_settings(spec, REPO / "config" / "published")
+    # iris is not one of the source's datasets: rename it to one so cells get compared.
+    records = iris_records.assign(dataset="breast-w")
+    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures", tmp_path / "replication.md",
+                        tmp_path / "replication.csv", tmp_path / "replication_conclusions.csv")
+    out.tables.mkdir()
+    out.figures.mkdir()
+    settings = {**settings, "datasets": ["breast-w"]}
+    KIND.report(records, pd.DataFrame(), out, settings)
+    text = out.replication_md.read_text()
+    assert "**Not comparable with the dissertation**" in text
+    cells = pd.read_csv(out.replication_csv)
+    compared = cells[cells["status"] == "ok"]
+    assert set(compared["system"]) == {"j48", "bagging", "random_k2"}
+    assert (compared["difference"] == compared["reproduced"] - compared["published"]).all()
+    conclusions = pd.read_csv(out.replication_conclusions)
+    assert (~conclusions["comparable"]).all()
+    assert "Table 5 (replicated)" in (out.tables / "fs_tables.md").read_text()
+    assert (out.figures / "fs_error_vs_size_breast-w.png").stat().st_size > 0
+
+
+def test_error_statistics_sd_is_over_the_runs_means() -> None:
+    from redecorate.report.feature_subsets import error_statistics
+
+    rows = [("x", "d", "a", run, fold, 25, 10, "accuracy", acc, 0.0, 25)
+            for run, accs in enumerate([[90.0, 80.0], [70.0, 70.0]]) for fold, acc in enumerate(accs)]
+    records = pd.DataFrame(rows, columns=["experiment", "dataset", "algorithm", "run", "fold", "point",
+                                          "n_train", "metric", "value", "fit_seconds", "ensemble_size"])
+    stats = error_statistics(records).iloc[0]
+    assert stats["error_mean"] == pytest.approx(22.5)  # errors 10, 20, 30, 30
+    assert stats["error_sd"] == pytest.approx(pd.Series([15.0, 30.0]).std())
+
+
+def test_the_kind_is_registered() -> None:
+    assert KIND.name == "feature_subsets" and KIND.points_key == "ensemble_sizes"
