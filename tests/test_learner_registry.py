@@ -19,7 +19,9 @@ from redecorate.learners.registry import UnknownParameterError
 
 
 def test_known_names():
-    assert set(ALGORITHMS) == {"j48", "decorate", "bagging", "adaboost", "rf", "naive_bayes", "mlp"}
+    assert set(ALGORITHMS) == {"j48", "decorate", "bagging", "adaboost", "rf", "naive_bayes", "mlp",
+                               "feature_subset_ensemble", "decision_stump", "online_tree",
+                               "online_bagging", "online_boosting"}
     assert all(entry.description for entry in ALGORITHMS.values())
 
 
@@ -59,7 +61,7 @@ def test_unknown_algorithm_names_close_matches_and_config_key():
         make_learner("decorte")
     msg = str(info.value)
     assert "'decorte'" in msg and "'decorate'" in msg
-    assert "adaboost, bagging, decorate, j48, mlp, naive_bayes, rf" in msg
+    assert ", ".join(sorted(ALGORITHMS)) in msg
     assert "config/experiments" in msg and "algorithms" in msg
     assert isinstance(info.value, ValueError)
     with pytest.raises(UnknownAlgorithmError, match="ch4.yaml"):

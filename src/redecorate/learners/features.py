@@ -125,6 +125,23 @@ class FeatureSchema:
             raise ValueError("Input X contains infinity or a value too large for dtype('float64').")
         return arr
 
+    def encode_dict(self, x) -> np.ndarray:
+        """Encode one example given as ``{attribute: value}`` (river's form) as a 1 × d row.
+
+        Absent attributes and ``None`` are missing; a nominal value is looked up among the
+        declared values (an unknown one is missing, as in :meth:`encode`)."""
+        lookups = self.__dict__.get("_value_codes")
+        if lookups is None:
+            lookups = [None if c is None else {v: float(i) for i, v in enumerate(c)} for c in self.categories]
+            object.__setattr__(self, "_value_codes", lookups)
+        row = np.full((1, self.n_features), np.nan)
+        for j, (name, codes) in enumerate(zip(self.names, lookups, strict=True)):
+            value = x.get(name)
+            if value is None:
+                continue
+            row[0, j] = float(value) if codes is None else codes.get(str(value), np.nan)
+        return row
+
     def decode(self, Xe: np.ndarray) -> pd.DataFrame:
         """Inverse of :meth:`encode` (used to hand artificial data to foreign learners)."""
         cols = {}

@@ -27,8 +27,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtr
 
-from redecorate.learners.base import EncodedClassifier
 from redecorate.learners.features import FeatureSchema
+from redecorate.learners.incremental import IncrementalClassifier
 
 __all__ = ["NaiveBayes", "numeric_precision"]
 
@@ -55,11 +55,14 @@ def _round(values: np.ndarray, precision: float) -> np.ndarray:
     return np.rint(values / precision) * precision
 
 
-class NaiveBayes(EncodedClassifier):
+class NaiveBayes(IncrementalClassifier):
     """Weka 3.6 ``NaiveBayes`` (default options: Gaussian numeric estimators).
 
     It has no parameters: the dissertation used Weka's defaults, and exposing kernel
     estimation or supervised discretisation would invite settings the thesis never ran.
+    It learns from a stream too (``partial_fit``): the statistics are weighted counts and
+    per-value histograms, so the model after any sequence of batches is the batch model on
+    their union (lossless, Oza §2.3), and a weight of k is k copies (proportional).
 
     Attributes
     ----------
@@ -72,45 +75,80 @@ class NaiveBayes(EncodedClassifier):
     def __init__(self) -> None:
         pass
 
-    def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
-                     schema: FeatureSchema, n_classes: int) -> None:
+    def _reset_stream(self, schema: FeatureSchema, n_classes: int) -> None:
+        """Empty sufficient statistics: class weights, nominal counts, and per numeric
+        attribute its distinct values with their per-class weights (Weka's precision and
+        rounding depend on the distinct values of the whole training set, so those are kept
+        rather than running sums: the model after any stream is the batch model)."""
+        self._schema = schema
+        self._class_w = np.zeros(n_classes)
+        self._nominal = {j: np.zeros((n_classes, len(schema.categories[j] or ())))
+                         for j in range(schema.n_features) if schema.is_nominal[j]}
+        self._numeric = {j: (np.empty(0), np.zeros((0, n_classes)))
+                         for j in range(schema.n_features) if not schema.is_nominal[j]}
+        self.n_classes_ = n_classes
+
+    def _partial_fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> None:
         w = np.asarray(sample_weight, dtype=np.float64)
-        K, d = n_classes, X.shape[1]
-        class_w = np.bincount(y, weights=w, minlength=K)
-        self.class_log_prior_ = np.log((class_w + 1.0) / (w.sum() + K))
+        K = self.n_classes_
+        self._class_w += np.bincount(y, weights=w, minlength=K)
+        for j, counts in self._nominal.items():
+            col = X[:, j]
+            ok = ~np.isnan(col)
+            codes = col[ok].astype(np.int64)
+            inside = (codes >= 0) & (codes < counts.shape[1])
+            np.add.at(counts, (y[ok][inside], codes[inside]), w[ok][inside])
+        for j, (values, weights) in self._numeric.items():
+            col = X[:, j]
+            ok = ~np.isnan(col)
+            if not ok.any():
+                continue
+            new_values, inverse = np.unique(col[ok], return_inverse=True)
+            new_weights = np.zeros((new_values.size, K))
+            np.add.at(new_weights, (inverse, y[ok]), w[ok])
+            merged = np.union1d(values, new_values)
+            table = np.zeros((merged.size, K))
+            table[np.searchsorted(merged, values)] += weights
+            table[np.searchsorted(merged, new_values)] += new_weights
+            self._numeric[j] = (merged, table)
+        self._finalise()
+
+    def _grow_classes(self, n_classes: int) -> None:
+        extra = n_classes - self.n_classes_
+        self._class_w = np.concatenate([self._class_w, np.zeros(extra)])
+        self._nominal = {j: np.vstack([c, np.zeros((extra, c.shape[1]))]) for j, c in self._nominal.items()}
+        self._numeric = {j: (v, np.hstack([w, np.zeros((w.shape[0], extra))]))
+                         for j, (v, w) in self._numeric.items()}
+        self.n_classes_ = n_classes
+        self._finalise()
+
+    def _finalise(self) -> None:
+        """The Weka estimators from the sufficient statistics (see the module docstring)."""
+        K, d = self.n_classes_, self._schema.n_features
+        class_w = self._class_w
+        self.class_log_prior_ = np.log((class_w + 1.0) / (class_w.sum() + K))
         self.precision_ = np.full(d, np.nan)
         self.mean_ = np.full((K, d), np.nan)
         self.sd_ = np.full((K, d), np.nan)
         self.nominal_log_prob_: dict[int, np.ndarray] = {}
-        onehot = np.zeros((y.size, K))
-        onehot[np.arange(y.size), y] = w
-        for j in range(d):
-            col = X[:, j]
-            ok = ~np.isnan(col)
-            if schema.is_nominal[j]:
-                size = len(schema.categories[j] or ())
-                counts = np.zeros((K, size))
-                codes = col[ok].astype(np.int64)
-                inside = (codes >= 0) & (codes < size)
-                np.add.at(counts, (y[ok][inside], codes[inside]), w[ok][inside])
-                with np.errstate(divide="ignore"):
-                    self.nominal_log_prob_[j] = np.log(
-                        (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + size))
-                continue
-            delta = numeric_precision(col)
+        for j, counts in self._nominal.items():
+            size = counts.shape[1]
+            with np.errstate(divide="ignore"):
+                self.nominal_log_prob_[j] = np.log((counts + 1.0) / (counts.sum(axis=1, keepdims=True) + size))
+        for j, (values, weights) in self._numeric.items():
+            delta = (float(np.sum(np.diff(values)) / (values.size - 1)) if values.size >= 2
+                     else DEFAULT_NUM_PRECISION)
             self.precision_[j] = delta
-            v = np.where(ok, _round(np.where(ok, col, 0.0), delta), 0.0)
-            W = onehot * ok[:, None]  # (m, K) weights of the non-missing values
-            sw = W.sum(axis=0)
-            s1 = W.T @ v
-            s2 = W.T @ (v * v)
+            v = _round(values, delta)
+            sw = weights.sum(axis=0)
+            s1 = weights.T @ v
+            s2 = weights.T @ (v * v)
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = np.where(sw > 0, s1 / sw, 0.0)
                 sd = np.where(sw > 0, np.sqrt(np.abs(s2 - mean * s1) / sw), 0.0)
             floor = delta / 6.0
             self.mean_[:, j] = mean
             self.sd_[:, j] = np.where(sd > 1e-10, np.maximum(floor, sd), floor)
-        self.n_classes_ = K
 
     def _joint_log(self, X: np.ndarray) -> np.ndarray:
         """log P(y) + Σ_j log max(1e-75, P(x_j | y)) over the non-missing attributes."""

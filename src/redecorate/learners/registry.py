@@ -74,6 +74,16 @@ ALGORITHMS: Mapping[str, AlgorithmEntry] = MappingProxyType({
                        "redecorate.learners.feature_subsets:FeatureSubsetEnsemble",
                        "Bagged trees on k-feature subsets: random, top or cumulative information "
                        "gain, feature boosting (Bommaganti §3)", True, 6e-6),
+        AlgorithmEntry("decision_stump", "redecorate.learners.decision_stump:DecisionStump",
+                       "One-level tree on the best-gain attribute, lossless online (Oza §2.1.1)",
+                       False, 3e-7),
+        AlgorithmEntry("online_tree", "redecorate.learners.online_tree:OnlineTree",
+                       "J48 over every example seen, lossless online (Oza's ITI role)", False, 6e-7),
+        AlgorithmEntry("online_bagging", "redecorate.online:OnlineBagging",
+                       "Oza's online bagging: Poisson(1) copies per member (Fig. 3.3)", True, 2e-6),
+        AlgorithmEntry("online_boosting", "redecorate.online:OnlineBoosting",
+                       "Oza's online boosting: Poisson(lambda) copies, lambda boosted (Fig. 4.3)",
+                       True, 2e-5),
         AlgorithmEntry("mlp", "redecorate.learners.mlp:MLP",
                        "Backpropagation MLP as Weka MultilayerPerceptron -L 0.15 -M 0.9 -N 80 -H a "
                        "(the §4.8 base learner)", False, 3e-5),

@@ -1,0 +1,106 @@
+"""A lossless online decision tree: J48 over every example seen, in any order.
+
+Oza's trees are ITI (Utgoff et al. 1997), which stores its examples in the tree and
+restructures it as they arrive so that it always equals the batch tree. What the ensembles
+need is that property, not ITI's bookkeeping, so this learner keeps the distinct examples seen
+with their total weights (a mini-batch adds its rows; a weight of k is k copies) and builds
+J48 from them, in one canonical order, when it is next asked to predict. After any sequence
+of ``partial_fit`` calls it is therefore exactly ``J48`` fitted on all the rows seen, whatever
+their order and grouping (``tests/test_online_learners.py``).
+
+The cost of that simplicity is a rebuild per prediction after new data; the ensembles here
+learn a mini-batch and then predict, so a stream of b batches costs b J48 fits of a growing
+set. Memory is one row per distinct (example, class).
+
+Integer weights (copies) pass to J48 as multiplicities, so its two instance-counting rules
+(the minimum split size and the many-valued-attribute cut) see copies, as they would in the
+batch set; fractional weights are passed as weights only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from redecorate.learners.features import FeatureSchema
+from redecorate.learners.incremental import IncrementalClassifier
+
+__all__ = ["OnlineTree"]
+
+
+def _row_keys(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """One byte string per (row, class): equal rows (NaN included) give equal keys."""
+    table = np.column_stack([X + 0.0, y.astype(np.float64)])  # + 0.0: -0.0 becomes 0.0
+    table = np.ascontiguousarray(table)
+    return table.view(np.dtype((np.void, table.dtype.itemsize * table.shape[1]))).ravel()
+
+
+class OnlineTree(IncrementalClassifier):
+    """J48 that learns from a stream and always equals the batch J48 on the rows seen.
+
+    Parameters
+    ----------
+    confidence, min_instances, unpruned:
+        Passed to :class:`~redecorate.learners.j48.J48` (Weka's defaults; Oza's trees were
+        pruned, with no depth limit).
+
+    Attributes
+    ----------
+    n_distinct_: distinct (example, class) rows stored.
+    tree_: the J48 built from them (rebuilt lazily after new data).
+    """
+
+    fits_multiplicities = False  # ensembles give it weights; it keeps its own multiplicities
+
+    def __init__(self, confidence: float = 0.25, min_instances: int = 2, unpruned: bool = False):
+        self.confidence = confidence
+        self.min_instances = min_instances
+        self.unpruned = unpruned
+
+    def _reset_stream(self, schema: FeatureSchema, n_classes: int) -> None:
+        self._schema = schema
+        self.n_classes_ = n_classes
+        self._X = np.empty((0, schema.n_features))
+        self._y = np.empty(0, dtype=np.int64)
+        self._w = np.empty(0)
+        self._dirty = True
+
+    def _partial_fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> None:
+        keep = np.asarray(sample_weight) > 0
+        X_all = np.vstack([self._X, X[keep]])
+        y_all = np.concatenate([self._y, y[keep]])
+        w_all = np.concatenate([self._w, np.asarray(sample_weight, dtype=np.float64)[keep]])
+        keys = _row_keys(X_all, y_all)
+        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        self._X, self._y = X_all[first], y_all[first]
+        self._w = np.bincount(inverse.ravel(), weights=w_all, minlength=unique.size)
+        self.n_distinct_ = unique.size
+        self._dirty = True
+
+    def _grow_classes(self, n_classes: int) -> None:
+        self.n_classes_ = n_classes
+        self._dirty = True
+
+    def _tree(self):
+        if self._dirty:
+            from redecorate.learners.j48 import J48
+
+            tree = J48(confidence=self.confidence, min_instances=self.min_instances,
+                       unpruned=self.unpruned)
+            integral = np.all(self._w == np.round(self._w))
+            multiplicity = self._w.astype(np.int64) if integral else None
+            tree._fit_encoded(self._X, self._y, self._w, self._schema, self.n_classes_,
+                              multiplicity=multiplicity)
+            tree.classes_ = np.arange(self.n_classes_)
+            self.tree_ = tree
+            self._dirty = False
+        return self.tree_
+
+    def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
+        if self._X.shape[0] == 0:
+            return np.full((X.shape[0], self.n_classes_), 1.0 / self.n_classes_)
+        return self._tree()._proba_encoded(X)
+
+    def _proba_and_classify_encoded(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self._X.shape[0] == 0:
+            return super()._proba_and_classify_encoded(X)
+        return self._tree()._proba_and_classify_encoded(X)

@@ -1,0 +1,163 @@
+"""Oza's online bagging and boosting: Poisson weights, stream invariance, convergence to
+batch bagging, the boosting weight rule, river's interface and river as a peer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import StratifiedKFold
+from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
+
+from redecorate.data import load_dataset
+from redecorate.learners import Bagging
+from redecorate.learners.decision_stump import DecisionStump
+from redecorate.learners.naive_bayes import NaiveBayes
+from redecorate.learners.online_tree import OnlineTree
+from redecorate.online import OnlineBagging, OnlineBoosting, poisson_weights
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("lam", [1.0, 0.3, 2.5])
+def test_poisson_weights_have_mean_and_variance_lambda(lam: float) -> None:
+    k = poisson_weights(np.random.default_rng(11), 100_000, 4, lam)
+    # standard errors: mean sqrt(lam/n) = 0.0016 (lam 1, n 4e5); variance about 0.003
+    assert k.mean() == pytest.approx(lam, abs=0.01 * max(lam, 1))
+    assert k.var() == pytest.approx(lam, abs=0.02 * max(lam, 1))
+    assert (k == np.round(k)).all() and (k >= 0).all()
+    # P(K = 0) = e^-lam: the share of an example's copies a member never sees
+    assert (k == 0).mean() == pytest.approx(np.exp(-lam), abs=0.005)
+
+
+@pytest.mark.parametrize("base", [NaiveBayes(), DecisionStump(), OnlineTree()])
+def test_online_bagging_is_the_same_model_whatever_the_mini_batches(base) -> None:
+    X, y = load_breast_cancer(return_X_y=True)
+    whole = OnlineBagging(base, n_estimators=7, random_state=3).fit(X[:400], y[:400])
+    pieces = OnlineBagging(base, n_estimators=7, random_state=3)
+    for start in range(0, 400, 23):
+        pieces.partial_fit(X[start:min(start + 23, 400)], y[start:min(start + 23, 400)], classes=[0, 1])
+    np.testing.assert_allclose(pieces.predict_proba(X[400:]), whole.predict_proba(X[400:]))
+
+
+def test_learn_one_is_partial_fit_of_one_row() -> None:
+    X, y = load_breast_cancer(return_X_y=True)
+    names = [f"f{j}" for j in range(X.shape[1])]
+    frame = pd.DataFrame(X, columns=names)
+    river_style = OnlineBagging(NaiveBayes(), n_estimators=5, random_state=8)
+    for i in range(200):
+        river_style.learn_one(dict(zip(names, X[i].tolist(), strict=True)), int(y[i]))
+    sklearn_style = OnlineBagging(NaiveBayes(), n_estimators=5, random_state=8)
+    sklearn_style.partial_fit(frame.iloc[:200], y[:200], classes=[0, 1])
+    expected = sklearn_style.predict_proba(frame.iloc[200:210])
+    got = [river_style.predict_proba_one(dict(zip(names, X[i].tolist(), strict=True))) for i in range(200, 210)]
+    np.testing.assert_allclose([[p[0], p[1]] for p in got], expected)
+    assert river_style.predict_one(dict(zip(names, X[200].tolist(), strict=True))) in (0, 1)
+
+
+@pytest.fixture(scope="module")
+def kr_vs_kp():
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    return load_dataset("kr-vs-kp", registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+
+
+@pytest.fixture(scope="module")
+def credit_g():
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    return load_dataset("credit-g", registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+
+
+def test_online_bagging_of_a_lossless_learner_converges_to_batch_bagging(credit_g) -> None:
+    """Oza §3.4: with a lossless base learner, online bagging tends to batch bagging. Both are
+    random, so "equal" means equal in distribution: on the same folds (credit-g, where bagging
+    changes J48's predictions on 14 % of test examples), online bagging disagrees with batch
+    bagging hardly more than batch bagging under another seed does, far less than one J48
+    does, and their accuracies agree within two points."""
+    from redecorate.learners.j48 import J48
+
+    X, y = credit_g.X, credit_g.y
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    online_vs_batch, batch_vs_batch, tree_vs_batch, gaps = [], [], [], []
+    for i, (train, test) in enumerate(folds):
+        Xt, yt, Xs = X.iloc[train], y.iloc[train], X.iloc[test]
+        online = OnlineBagging(OnlineTree(), n_estimators=25, random_state=i).fit(Xt, yt).predict(Xs)
+        batch = Bagging(n_estimators=25, voting="hard", random_state=i).fit(Xt, yt).predict(Xs)
+        other = Bagging(n_estimators=25, voting="hard", random_state=100 + i).fit(Xt, yt).predict(Xs)
+        tree = J48().fit(Xt, yt).predict(Xs)
+        truth = y.iloc[test].to_numpy()
+        online_vs_batch.append(np.mean(online != batch))
+        batch_vs_batch.append(np.mean(other != batch))
+        tree_vs_batch.append(np.mean(tree != batch))
+        gaps.append(abs(np.mean(online == truth) - np.mean(batch == truth)))
+    summary = (np.mean(online_vs_batch), np.mean(batch_vs_batch), np.mean(tree_vs_batch))
+    assert summary[0] < 1.5 * summary[1], summary
+    assert summary[0] < 0.75 * summary[2], summary
+    assert np.mean(gaps) < 0.02, gaps
+
+
+def test_online_boosting_follows_ozas_weight_rule() -> None:
+    """Member 1 sees every example with lambda = 1, so its lambda_sc + lambda_sw counts the
+    examples; each later member's total is what the rule passed on: 1/(2(1 - eps)) after a
+    correct vote of its predecessor, 1/(2 eps) after a wrong one (recomputed here step by step)."""
+    X, y = load_breast_cancer(return_X_y=True)
+    model = OnlineBoosting(NaiveBayes(), n_estimators=3, random_state=5)
+    totals = np.zeros(3)
+    for i in range(120):
+        before_c, before_w = (model.lambda_correct_.copy(), model.lambda_wrong_.copy()) if i else (np.zeros(3), np.zeros(3))
+        model.partial_fit(X[i:i + 1], y[i:i + 1], classes=[0, 1])
+        lam = 1.0
+        for m in range(3):
+            d_c = model.lambda_correct_[m] - before_c[m]
+            d_w = model.lambda_wrong_[m] - before_w[m]
+            assert (d_c == 0) != (d_w == 0)  # exactly one of the two grew
+            assert d_c + d_w == pytest.approx(lam)
+            eps = model.lambda_wrong_[m] / (model.lambda_correct_[m] + model.lambda_wrong_[m])
+            lam *= 1 / (2 * (1 - eps)) if d_c else 1 / (2 * eps)
+        totals += (model.lambda_correct_ + model.lambda_wrong_) - (before_c + before_w)
+    assert totals[0] == pytest.approx(120)
+    eps = model.member_errors()
+    assert np.all((eps >= 0) & (eps <= 1))
+
+
+def test_online_boosting_learns(kr_vs_kp) -> None:
+    """Ten online-boosted stumps beat one stump by a wide margin on kr-vs-kp (shuffled: the
+    file is sorted by class)."""
+    X, y = kr_vs_kp.X, kr_vs_kp.y
+    order = np.random.default_rng(0).permutation(len(y))
+    train, test = order[:1000], order[1000:]
+    stump = DecisionStump().fit(X.iloc[train], y.iloc[train])
+    boosted = OnlineBoosting(DecisionStump(), n_estimators=10, random_state=0).fit(X.iloc[train], y.iloc[train])
+    truth = y.iloc[test].to_numpy()
+    assert np.mean(boosted.predict(X.iloc[test]) == truth) > np.mean(stump.predict(X.iloc[test]) == truth) + 0.03
+
+
+def test_river_bagging_is_a_peer() -> None:
+    """river's BaggingClassifier also gives each member Poisson(1) copies of each example; with
+    naive Bayes members (river's Gaussian, ours Weka's) the two online ensembles reach the same
+    accuracy on the same stream within two points."""
+    from river import ensemble, naive_bayes
+
+    X, y = load_breast_cancer(return_X_y=True)
+    order = np.random.default_rng(0).permutation(len(y))
+    X, y = X[order], y[order]
+    names = [f"f{j}" for j in range(X.shape[1])]
+    ours = OnlineBagging(NaiveBayes(), n_estimators=10, random_state=1)
+    peer = ensemble.BaggingClassifier(naive_bayes.GaussianNB(), n_models=10, seed=1)
+    right_ours = right_peer = 0
+    for i in range(len(y)):  # prequential: test on each example, then learn it
+        x = dict(zip(names, X[i].tolist(), strict=True))
+        if i >= 50:
+            right_ours += ours.predict_one(x) == y[i]
+            right_peer += peer.predict_one(x) == y[i]
+        ours.learn_one(x, int(y[i]))
+        peer.learn_one(x, int(y[i]))
+    n = len(y) - 50
+    assert right_ours / n > 0.9 and right_peer / n > 0.9
+    assert abs(right_ours - right_peer) / n < 0.02, (right_ours / n, right_peer / n)

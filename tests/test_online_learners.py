@@ -1,0 +1,114 @@
+"""Online base learners (Oza §2.1, §2.3): lossless means the stream gives the batch model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer
+from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
+
+from redecorate.data import load_dataset
+from redecorate.learners.decision_stump import DecisionStump
+from redecorate.learners.features import FeatureSchema
+from redecorate.learners.j48 import J48
+from redecorate.learners.naive_bayes import NaiveBayes
+from redecorate.learners.online_tree import OnlineTree
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def credit_a():
+    """credit-a: nominal and numeric attributes with missing values (encoded once)."""
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    data = load_dataset("credit-a", registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+    schema = FeatureSchema.from_input(data.X)
+    return data.X, data.y, schema
+
+
+def _stream(learner, X, y, order, batch, classes):
+    for start in range(0, len(order), batch):
+        rows = order[start:start + batch]
+        learner.partial_fit(X.iloc[rows] if hasattr(X, "iloc") else X[rows],
+                            y.iloc[rows] if hasattr(y, "iloc") else y[rows], classes=classes)
+    return learner
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("batch", [1, 17, 10_000])
+def test_the_online_tree_equals_the_batch_tree_after_any_order(credit_a, seed: int, batch: int) -> None:
+    X, y, _ = credit_a
+    train, test = np.arange(0, 550), np.arange(550, len(y))
+    batch_tree = J48().fit(X.iloc[train], y.iloc[train])
+    order = np.random.default_rng(seed).permutation(train)
+    online = _stream(OnlineTree(), X, y, order, batch, y.cat.categories)
+    np.testing.assert_array_equal(online.predict_proba(X.iloc[test]), batch_tree.predict_proba(X.iloc[test]))
+
+
+def test_a_weight_of_k_is_k_copies_for_the_online_tree(credit_a) -> None:
+    X, y, _ = credit_a
+    rows = np.arange(300)
+    k = np.random.default_rng(5).poisson(1.0, size=rows.size)
+    copies = np.repeat(rows, k)
+    weighted = OnlineTree().partial_fit(X.iloc[rows], y.iloc[rows], classes=y.cat.categories,
+                                        sample_weight=k.astype(float))
+    batch = J48().fit(X.iloc[copies], y.iloc[copies])
+    test = X.iloc[300:]
+    np.testing.assert_array_equal(weighted.predict_proba(test), batch.predict_proba(test))
+
+
+@pytest.mark.parametrize("batch", [1, 33, 10_000])
+def test_online_naive_bayes_equals_batch_naive_bayes(credit_a, batch: int) -> None:
+    X, y, _ = credit_a
+    order = np.random.default_rng(batch).permutation(600)
+    online = _stream(NaiveBayes(), X, y, order, batch, y.cat.categories)
+    batch_nb = NaiveBayes().fit(X.iloc[:600], y.iloc[:600])
+    np.testing.assert_allclose(online.predict_proba(X.iloc[600:]), batch_nb.predict_proba(X.iloc[600:]),
+                               rtol=1e-12, atol=1e-14)
+
+
+def test_naive_bayes_weights_are_copies() -> None:
+    X, y = load_breast_cancer(return_X_y=True)
+    # k >= 1: Weka's numeric precision counts distinct values whatever their weight, so a row
+    # of weight 0 still shapes it while a dropped row does not (see test_sklearn_checks).
+    k = 1 + np.random.default_rng(2).poisson(1.0, size=len(y))
+    weighted = NaiveBayes().partial_fit(X, y, classes=[0, 1], sample_weight=k.astype(float))
+    copies = NaiveBayes().fit(np.repeat(X, k, axis=0), np.repeat(y, k))
+    np.testing.assert_allclose(weighted.predict_proba(X), copies.predict_proba(X), rtol=1e-10)
+
+
+@pytest.mark.parametrize("batch", [1, 50])
+def test_the_online_stump_equals_the_batch_stump(credit_a, batch: int) -> None:
+    X, y, _ = credit_a
+    order = np.random.default_rng(7).permutation(500)
+    online = _stream(DecisionStump(), X, y, order, batch, y.cat.categories)
+    batch_stump = DecisionStump().fit(X.iloc[:500], y.iloc[:500])
+    assert online.attribute_ == batch_stump.attribute_ >= 0
+    np.testing.assert_allclose(online.predict_proba(X.iloc[500:]), batch_stump.predict_proba(X.iloc[500:]))
+
+
+def test_the_stump_tests_the_attribute_of_highest_gain() -> None:
+    from redecorate.learners.information_gain import feature_gains
+
+    X, y = load_breast_cancer(return_X_y=True)
+    stump = DecisionStump().fit(X, y)
+    gains = feature_gains(X, y, np.zeros(X.shape[1], dtype=bool), 2)
+    assert stump.attribute_ == int(np.argmax(gains))
+    left = X[:, stump.attribute_] <= stump.threshold_
+    majority_left = np.bincount(y[left]).argmax()
+    assert (stump.predict(X[left]) == majority_left).all()
+
+
+def test_the_first_partial_fit_needs_the_class_list_later_ones_keep_it() -> None:
+    X, y = load_breast_cancer(return_X_y=True)
+    nb = NaiveBayes().partial_fit(X[:5], np.zeros(5, dtype=int), classes=[0, 1])
+    nb.partial_fit(X[5:10], np.ones(5, dtype=int))
+    assert list(nb.classes_) == [0, 1]
+    with pytest.raises(ValueError, match="not among the classes"):
+        nb.partial_fit(X[:2], [2, 2])
+    with pytest.raises(ValueError, match="differ from those of the first partial_fit"):
+        nb.partial_fit(X[:2], [0, 1], classes=[0, 1, 2])
