@@ -21,7 +21,8 @@ from redecorate.learners.registry import UnknownParameterError
 def test_known_names():
     assert set(ALGORITHMS) == {"j48", "decorate", "bagging", "adaboost", "rf", "naive_bayes", "mlp",
                                "feature_subset_ensemble", "decision_stump", "online_tree",
-                               "online_bagging", "online_boosting"}
+                               "online_bagging", "online_boosting", "online_mlp",
+                               "primed_online_boosting"}
     assert all(entry.description for entry in ALGORITHMS.values())
 
 

@@ -43,6 +43,22 @@ def test_online_bagging_is_the_same_model_whatever_the_mini_batches(base) -> Non
     np.testing.assert_allclose(pieces.predict_proba(X[400:]), whole.predict_proba(X[400:]))
 
 
+def test_online_bagging_of_a_lossy_member_is_example_by_example() -> None:
+    """A lossy member learns each example k times, in stream order. One fit hands each member
+    its whole sequence at once; a stream of one-example batches is the definition: they give
+    the same networks."""
+    from redecorate.learners.online_mlp import OnlineMLP
+
+    X, y = load_breast_cancer(return_X_y=True)
+    whole = OnlineBagging(OnlineMLP(random_state=2), n_estimators=4, random_state=3).fit(X[:150], y[:150])
+    stream = OnlineBagging(OnlineMLP(random_state=2), n_estimators=4, random_state=3)
+    for i in range(150):
+        stream.partial_fit(X[i:i + 1], y[i:i + 1], classes=[0, 1])
+    for a, b in zip(whole.estimators_, stream.estimators_, strict=True):
+        np.testing.assert_array_equal(a.W1_, b.W1_)
+    np.testing.assert_array_equal(whole.predict_proba(X[150:]), stream.predict_proba(X[150:]))
+
+
 def test_learn_one_is_partial_fit_of_one_row() -> None:
     X, y = load_breast_cancer(return_X_y=True)
     names = [f"f{j}" for j in range(X.shape[1])]
@@ -161,3 +177,43 @@ def test_river_bagging_is_a_peer() -> None:
     n = len(y) - 50
     assert right_ours / n > 0.9 and right_peer / n > 0.9
     assert abs(right_ours - right_peer) / n < 0.02, (right_ours / n, right_peer / n)
+
+
+def test_primed_online_boosting_primes_on_the_first_fifth_at_most_ten_thousand() -> None:
+    from redecorate.online import PrimedOnlineBoosting
+
+    model = PrimedOnlineBoosting(NaiveBayes(), n_estimators=3)
+    assert (model.n_prime(100), model.n_prime(99), model.n_prime(80000)) == (20, 19, 10000)
+    X, y = load_breast_cancer(return_X_y=True)
+    primed = PrimedOnlineBoosting(NaiveBayes(), n_estimators=3, random_state=4).fit(X[:300], y[:300])
+    # Member 1 sees every example with lambda = 1: its totals count the examples, primed or not.
+    assert primed.lambda_correct_[0] + primed.lambda_wrong_[0] == pytest.approx(300)
+    # No priming is plain online boosting, draw for draw.
+    unprimed = PrimedOnlineBoosting(NaiveBayes(), n_estimators=3, prime_fraction=0.0, random_state=4).fit(X[:300], y[:300])
+    plain = OnlineBoosting(NaiveBayes(), n_estimators=3, random_state=4).fit(X[:300], y[:300])
+    np.testing.assert_array_equal(unprimed.lambda_wrong_, plain.lambda_wrong_)
+    np.testing.assert_array_equal(unprimed.predict_proba(X[300:]), plain.predict_proba(X[300:]))
+    assert not np.array_equal(primed.lambda_wrong_, plain.lambda_wrong_)
+
+
+def test_online_bagging_of_a_lossy_network_learns() -> None:
+    from redecorate.learners.online_mlp import OnlineMLP
+
+    X, y = load_breast_cancer(return_X_y=True)
+    order = np.random.default_rng(1).permutation(len(y))
+    X, y = X[order], y[order]
+    model = OnlineBagging(OnlineMLP(random_state=0), n_estimators=5, random_state=0).fit(X[:400], y[:400])
+    assert not model.lossless_ and model.ensemble_size_ == 5
+    assert np.mean(model.predict(X[400:]) == y[400:]) > 0.9
+
+
+def test_members_get_their_own_seeds() -> None:
+    """Bagged networks start from different weights, as batch bagging's members do."""
+    from redecorate.learners.online_mlp import OnlineMLP
+
+    X, y = load_breast_cancer(return_X_y=True)
+    model = OnlineBagging(OnlineMLP(random_state=2), n_estimators=3, random_state=3).fit(X[:50], y[:50])
+    seeds = {m.random_state for m in model.estimators_}
+    assert len(seeds) == 3
+    again = OnlineBagging(OnlineMLP(random_state=2), n_estimators=3, random_state=3).fit(X[:50], y[:50])
+    assert [m.random_state for m in again.estimators_] == [m.random_state for m in model.estimators_]

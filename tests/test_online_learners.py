@@ -112,3 +112,40 @@ def test_the_first_partial_fit_needs_the_class_list_later_ones_keep_it() -> None
         nb.partial_fit(X[:2], [2, 2])
     with pytest.raises(ValueError, match="differ from those of the first partial_fit"):
         nb.partial_fit(X[:2], [0, 1], classes=[0, 1, 2])
+
+
+def test_the_online_network_is_the_same_however_the_stream_is_cut() -> None:
+    """Each example is scaled with the range of the examples up to it, so one fit and any
+    sequence of partial_fit calls over the same order give the same network."""
+    from sklearn.datasets import load_breast_cancer
+
+    from redecorate.learners.online_mlp import OnlineMLP
+
+    X, y = load_breast_cancer(return_X_y=True)
+    order = np.random.default_rng(0).permutation(len(y))
+    X, y = X[order], y[order]
+    for updates in (1, 10):
+        whole = OnlineMLP(updates_per_example=updates, random_state=0).fit(X[:400], y[:400])
+        pieces = OnlineMLP(updates_per_example=updates, random_state=0)
+        for start in range(0, 400, 37):
+            stop = min(start + 37, 400)
+            pieces.partial_fit(X[start:stop], y[start:stop], classes=[0, 1])
+        np.testing.assert_array_equal(whole.W1_, pieces.W1_)
+        np.testing.assert_array_equal(whole.predict_proba(X[400:]), pieces.predict_proba(X[400:]))
+    one = OnlineMLP(updates_per_example=1, random_state=0).fit(X[:400], y[:400])
+    ten = OnlineMLP(updates_per_example=10, random_state=0).fit(X[:400], y[:400])
+    assert not np.array_equal(one.W1_, ten.W1_)
+    assert np.mean(one.predict(X[400:]) == y[400:]) > 0.9  # the majority class is 0.63
+
+
+def test_widening_the_input_range_keeps_what_the_network_computes() -> None:
+    from sklearn.datasets import load_breast_cancer
+
+    from redecorate.learners.online_mlp import OnlineMLP
+
+    X, y = load_breast_cancer(return_X_y=True)
+    model = OnlineMLP(random_state=0).fit(X[:50], y[:50])
+    before = model.predict_proba(X[100:])
+    model._rescale(np.fmin(model._lo, X.min(axis=0)), np.fmax(model._hi, X.max(axis=0)))
+    assert not np.allclose(model.input_range_, OnlineMLP(random_state=0).fit(X[:50], y[:50]).input_range_)
+    np.testing.assert_allclose(model.predict_proba(X[100:]), before, rtol=0, atol=1e-12)

@@ -16,7 +16,11 @@ from redecorate.learners import (
     NaiveBayes,
     RandomForest,
 )
+from redecorate.learners.decision_stump import DecisionStump
 from redecorate.learners.mlp import MLP
+from redecorate.learners.online_mlp import OnlineMLP
+from redecorate.learners.online_tree import OnlineTree
+from redecorate.online import OnlineBagging, OnlineBoosting, PrimedOnlineBoosting
 
 
 def _estimators():
@@ -38,6 +42,13 @@ def _estimators():
         FeatureSubsetEnsemble("top_gain", k=2, n_estimators=3),
         FeatureSubsetEnsemble("cumulative_gain", k=2, n_estimators=3),
         FeatureSubsetEnsemble("feature_boost", k=2, n_estimators=4),
+        DecisionStump(),
+        OnlineTree(),
+        OnlineMLP(random_state=0),
+        OnlineBagging(NaiveBayes(), n_estimators=3, random_state=0),
+        OnlineBagging(OnlineTree(), n_estimators=3, random_state=0),
+        OnlineBoosting(DecisionStump(), n_estimators=3, random_state=0),
+        PrimedOnlineBoosting(NaiveBayes(), n_estimators=3, random_state=0),
     ]
 
 
@@ -58,6 +69,11 @@ _ONLINE = (
     "update k times as large"
 )
 
+_POISSON = (
+    "online ensembles draw each member's copies of an example from Poisson(weight): a weight "
+    "of k and k copies are equal in distribution, not draw for draw"
+)
+
 _PRECISION = (
     "Weka's numeric precision is the mean gap between the distinct training values, counted "
     "without weights, so a zero-weight row still shapes it while a removed row does not"
@@ -70,8 +86,10 @@ def _expected_failures(estimator) -> dict[str, str]:
         failures["check_sample_weight_equivalence_on_dense_data"] = _RESAMPLED
     if isinstance(estimator, Decorate):
         failures["check_sample_weight_equivalence_on_dense_data"] = _DECORATE
-    if isinstance(estimator, MLP):
+    if isinstance(estimator, MLP | OnlineMLP):
         failures["check_sample_weight_equivalence_on_dense_data"] = _ONLINE
+    if isinstance(estimator, OnlineBagging | OnlineBoosting):
+        failures["check_sample_weight_equivalence_on_dense_data"] = _POISSON
     if isinstance(estimator, NaiveBayes):
         failures["check_sample_weight_equivalence_on_dense_data"] = _PRECISION
     return failures

@@ -39,12 +39,13 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
+from redecorate.learners.bagging import MemberFactory
 from redecorate.learners.base import EncodedClassifier, member_classify
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import class_codes
 from redecorate.util import as_seed_sequence
 
-__all__ = ["OnlineBagging", "OnlineBoosting", "poisson_weights"]
+__all__ = ["OnlineBagging", "OnlineBoosting", "PrimedOnlineBoosting", "poisson_weights"]
 
 _EPS_FLOOR = 1e-10
 
@@ -63,15 +64,23 @@ def _default_base():
 class _OnlineEnsemble(EncodedClassifier):
     """Stream bookkeeping shared by the online ensembles: classes, schema, members, dicts."""
 
+    streamed = True
+    """``fit`` is one pass over the rows in the order given: the order is part of the input
+    (experiments present each training set in several random orders)."""
+
     def _start(self, classes: np.ndarray) -> None:
         self.classes_ = np.asarray(classes)
         self.n_classes_ = len(self.classes_)
-        self._rng = np.random.default_rng(as_seed_sequence(self.random_state))
+        # Two independent streams: the Poisson copies, and one seed per member (a network's
+        # initial weights), as batch bagging seeds its members.
+        poisson_seed, member_seeds = as_seed_sequence(self.random_state).spawn(2)
+        self._rng = np.random.default_rng(poisson_seed)
         base = _default_base() if self.base_estimator is None else self.base_estimator
         if not hasattr(base, "partial_fit_prepared"):
             raise TypeError(f"{type(base).__name__} cannot learn online: the base learner needs "
                             "partial_fit (naive_bayes, decision_stump, online_tree, ...)")
-        self.estimators_ = [clone(base) for _ in range(self.n_estimators)]
+        make = MemberFactory(clone(base))
+        self.estimators_ = [make(seed) for seed in member_seeds.spawn(self.n_estimators)]
         self._seen = np.zeros(self.n_estimators, dtype=bool)
         self.lossless_ = bool(getattr(base, "lossless", False))
 
@@ -178,11 +187,14 @@ class OnlineBagging(_OnlineEnsemble):
                     member.partial_fit_prepared(X[rows], y[rows], k[rows, m])
                     self._seen[m] = True
             return
-        for i in range(X.shape[0]):  # lossy members: one example at a time, k updates each
-            for m, member in enumerate(self.estimators_):
-                for _ in range(int(k[i, m])):
-                    member.partial_fit_prepared(X[i:i + 1], y[i:i + 1])
-                    self._seen[m] = True
+        # Lossy members learn one example at a time, in order, k updates each. Members do not
+        # depend on each other, so each gets its whole sequence (row i repeated k[i, m]
+        # times) in one call: the same updates in the same order as example by example.
+        for m, member in enumerate(self.estimators_):
+            rows = np.repeat(np.arange(X.shape[0]), k[:, m].astype(np.int64))
+            if rows.size:
+                member.partial_fit_prepared(X[rows], y[rows])
+                self._seen[m] = True
 
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         votes = np.zeros((X.shape[0], self.n_classes_))
@@ -221,6 +233,8 @@ class OnlineBoosting(_OnlineEnsemble):
     def _learn(self, X: np.ndarray, y: np.ndarray, rates: np.ndarray) -> None:
         for i in range(X.shape[0]):
             lam = float(rates[i])
+            if lam <= 0:  # a weightless example teaches nothing and tests nothing
+                continue
             xi, yi = X[i:i + 1], y[i:i + 1]
             for m, member in enumerate(self.estimators_):
                 k = int(self._rng.poisson(lam))
@@ -256,3 +270,58 @@ class OnlineBoosting(_OnlineEnsemble):
             votes[rows, member_classify(member, X)] += math.log((1.0 - e) / e)
         total = votes.sum(axis=1, keepdims=True)
         return np.divide(votes, total, out=np.full_like(votes, 1.0 / self.n_classes_), where=total > 0)
+
+
+class PrimedOnlineBoosting(OnlineBoosting):
+    """Oza's primed online boosting (§2.4, §4.4): ``fit`` learns the first
+    min(⌊``prime_fraction`` · N⌋, ``prime_max``) examples in batch mode, the rest online.
+
+    The batch phase is boosting with the λ weights themselves instead of Poisson draws of
+    them: member m learns every priming example with weight λ_m(i), its λ_sc and λ_sw are the
+    summed λ of the examples it then classifies correctly and wrongly, and λ passes to member
+    m + 1 by the online rule. This is AdaBoost's reweighting with weights scaled to sum to
+    N_prime, so the online phase continues from λ_sc, λ_sw as if the priming examples had
+    arrived with their expected Poisson counts (Oza's §4.6.2 is not in the seed; spec A8).
+    A lossy member (the online network) takes λ as the rate multiplier of one update per
+    priming example. ``partial_fit`` on a stream has no N and does not prime.
+    """
+
+    def __init__(self, base_estimator=None, n_estimators: int = 100, prime_fraction: float = 0.2,
+                 prime_max: int = 10000, random_state=None):
+        self.base_estimator = base_estimator
+        self.n_estimators = n_estimators
+        self.prime_fraction = prime_fraction
+        self.prime_max = prime_max
+        self.random_state = random_state
+
+    def n_prime(self, n: int) -> int:
+        """Examples learned in batch mode out of a training set of ``n``."""
+        if not 0 <= float(self.prime_fraction) <= 1:
+            raise ValueError(f"prime_fraction must be in [0, 1], got {self.prime_fraction!r}")
+        return int(min(math.floor(float(self.prime_fraction) * n), int(self.prime_max)))
+
+    def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
+                     schema: FeatureSchema, n_classes: int) -> None:
+        self._validate_params_online()
+        self._start(self.classes_)
+        for member in self.estimators_:
+            self._member_start(member, schema)
+        n = self.n_prime(X.shape[0])
+        if n:
+            self._prime(X[:n], y[:n], np.asarray(sample_weight[:n], dtype=np.float64))
+        self._learn(X[n:], y[n:], sample_weight[n:])
+
+    def _prime(self, X: np.ndarray, y: np.ndarray, lam: np.ndarray) -> None:
+        keep = lam > 0
+        X, y, lam = X[keep], y[keep], lam[keep].copy()
+        if not lam.size:
+            return
+        for m, member in enumerate(self.estimators_):
+            member.partial_fit_prepared(X, y, lam)
+            self._seen[m] = True
+            correct = member_classify(member, X) == y
+            self.lambda_correct_[m] = lam[correct].sum()
+            self.lambda_wrong_[m] = lam[~correct].sum()
+            eps = self.lambda_wrong_[m] / (self.lambda_correct_[m] + self.lambda_wrong_[m])
+            with np.errstate(divide="ignore", invalid="ignore"):  # the branch not taken
+                lam = np.where(correct, lam / (2.0 * (1.0 - eps)), lam / (2.0 * eps))

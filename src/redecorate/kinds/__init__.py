@@ -36,6 +36,7 @@ KINDS: Mapping[str, str] = MappingProxyType({
     "active": "redecorate.kinds.active:ACTIVE",  # §6-7 active learning with committees
     "acquisition": "redecorate.kinds.acquisition:ACQUISITION",  # §8 feature-value acquisition
     "feature_subsets": "redecorate.kinds.feature_subsets:FEATURE_SUBSETS",  # Bommaganti §3-4
+    "online": "redecorate.kinds.online:ONLINE",  # Oza §3.5: batch vs online ensembles
 })
 """Registered kinds: name -> ``"module:attribute"`` of its :class:`ExperimentKind`."""
 

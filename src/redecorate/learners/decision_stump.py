@@ -60,6 +60,11 @@ class DecisionStump(IncrementalClassifier):
     def __init__(self) -> None:
         pass
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.poor_score = True  # one test node: a weak learner by design
+        return tags
+
     def _reset_stream(self, schema: FeatureSchema, n_classes: int) -> None:
         self._schema = schema
         self.n_classes_ = n_classes
@@ -69,6 +74,8 @@ class DecisionStump(IncrementalClassifier):
 
     def _partial_fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> None:
         w = np.asarray(sample_weight, dtype=np.float64)
+        if not np.all(w > 0):  # a weightless row must not add a value (a split point)
+            X, y, w = X[w > 0], y[w > 0], w[w > 0]
         K = self.n_classes_
         self._class_w += np.bincount(y, weights=w, minlength=K)
         for j in range(X.shape[1]):

@@ -42,7 +42,7 @@ from redecorate.learners.base import EncodedClassifier
 from redecorate.learners.features import FeatureSchema
 from redecorate.util import as_seed_sequence
 
-__all__ = ["MLP", "train_network"]
+__all__ = ["MLP", "train_network", "train_stream"]
 
 
 @njit(cache=True, inline="always")
@@ -84,6 +84,30 @@ def _update_layer(W, dW, err, inputs, rate, momentum):  # pragma: no cover
             dW[u, j + 1] = change
 
 
+@njit(cache=True, inline="always")
+def _backprop_step(x, target, w, W1, W2, dW1, dW2, hidden, out, err_out, err_hidden,
+                   learning_rate, momentum):  # pragma: no cover - compiled
+    """One online backpropagation update on example ``x`` of class ``target`` with rate
+    multiplier ``w``; returns its weighted squared error (before the update)."""
+    H, K = W1.shape[0], W2.shape[0]
+    _forward(x, W1, W2, hidden, out)
+    total = 0.0
+    for k in range(K):
+        goal = 1.0 if k == target else 0.0
+        diff = goal - out[k]
+        total += w * diff * diff
+        err_out[k] = diff * out[k] * (1.0 - out[k])
+    for h in range(H):
+        s = 0.0
+        for k in range(K):
+            s += W2[k, h + 1] * err_out[k]
+        err_hidden[h] = hidden[h] * (1.0 - hidden[h]) * s
+    rate = learning_rate * w
+    _update_layer(W2, dW2, err_out, hidden, rate, momentum)
+    _update_layer(W1, dW1, err_hidden, x, rate, momentum)
+    return total
+
+
 @njit(cache=True)
 def train_network(X, y, w, order, W1, W2, learning_rate, momentum, epochs):  # pragma: no cover
     """Online backpropagation with momentum; updates ``W1``/``W2`` in place.
@@ -104,25 +128,29 @@ def train_network(X, y, w, order, W1, W2, learning_rate, momentum, epochs):  # p
         total = 0.0
         for t in range(order.size):
             i = order[t]
-            x = X[i]
-            _forward(x, W1, W2, hidden, out)
-            for k in range(K):
-                target = 1.0 if k == y[i] else 0.0
-                diff = target - out[k]
-                total += w[i] * diff * diff
-                err_out[k] = diff * out[k] * (1.0 - out[k])
-            for h in range(H):
-                s = 0.0
-                for k in range(K):
-                    s += W2[k, h + 1] * err_out[k]
-                err_hidden[h] = hidden[h] * (1.0 - hidden[h]) * s
-            rate = learning_rate * w[i]
-            _update_layer(W2, dW2, err_out, hidden, rate, momentum)
-            _update_layer(W1, dW1, err_hidden, x, rate, momentum)
+            total += _backprop_step(X[i], y[i], w[i], W1, W2, dW1, dW2, hidden, out, err_out,
+                                    err_hidden, learning_rate, momentum)
         history[epoch] = total
         if not np.isfinite(total):
             return history[: epoch + 1]
     return history
+
+
+@njit(cache=True)
+def train_stream(X, y, w, W1, W2, dW1, dW2, learning_rate, momentum, updates):  # pragma: no cover
+    """One pass over the rows in order, ``updates`` backpropagation steps on each (Oza's
+    online network: 1 or 10), with the momentum terms ``dW1``/``dW2`` carried across calls."""
+    H, K = W1.shape[0], W2.shape[0]
+    hidden = np.empty(H)
+    out = np.empty(K)
+    err_out = np.empty(K)
+    err_hidden = np.empty(H)
+    total = 0.0
+    for i in range(X.shape[0]):
+        for _ in range(updates):
+            total += _backprop_step(X[i], y[i], w[i], W1, W2, dW1, dW2, hidden, out, err_out,
+                                    err_hidden, learning_rate, momentum)
+    return total
 
 
 @njit(cache=True)

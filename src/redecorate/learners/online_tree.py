@@ -46,7 +46,7 @@ class OnlineTree(IncrementalClassifier):
     Attributes
     ----------
     n_distinct_: distinct (example, class) rows stored.
-    tree_: the J48 built from them (rebuilt lazily after new data).
+    tree_: the J48 built from them (built lazily, when first needed after new data).
     """
 
     fits_multiplicities = False  # ensembles give it weights; it keeps its own multiplicities
@@ -62,7 +62,7 @@ class OnlineTree(IncrementalClassifier):
         self._X = np.empty((0, schema.n_features))
         self._y = np.empty(0, dtype=np.int64)
         self._w = np.empty(0)
-        self._dirty = True
+        self._cache: dict[str, object] = {}
 
     def _partial_fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> None:
         keep = np.asarray(sample_weight) > 0
@@ -74,14 +74,21 @@ class OnlineTree(IncrementalClassifier):
         self._X, self._y = X_all[first], y_all[first]
         self._w = np.bincount(inverse.ravel(), weights=w_all, minlength=unique.size)
         self.n_distinct_ = unique.size
-        self._dirty = True
+        self._cache = {}
 
     def _grow_classes(self, n_classes: int) -> None:
         self.n_classes_ = n_classes
-        self._dirty = True
+        self._cache = {}
+
+    @property
+    def tree_(self):
+        """The J48 built from the rows seen (built when first needed after new rows)."""
+        return self._tree()
 
     def _tree(self):
-        if self._dirty:
+        """Build lazily, into a memo that a prediction fills without changing the estimator's
+        attributes (scikit-learn's rule that ``predict`` leaves ``__dict__`` alone)."""
+        if "tree" not in self._cache:
             from redecorate.learners.j48 import J48
 
             tree = J48(confidence=self.confidence, min_instances=self.min_instances,
@@ -91,9 +98,8 @@ class OnlineTree(IncrementalClassifier):
             tree._fit_encoded(self._X, self._y, self._w, self._schema, self.n_classes_,
                               multiplicity=multiplicity)
             tree.classes_ = np.arange(self.n_classes_)
-            self.tree_ = tree
-            self._dirty = False
-        return self.tree_
+            self._cache["tree"] = tree
+        return self._cache["tree"]
 
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         if self._X.shape[0] == 0:

@@ -1,0 +1,136 @@
+"""The online neural network of Oza §2.1.3: backpropagation, one pass, 1 or 10 steps per example.
+
+The network is :class:`~redecorate.learners.mlp.MLP`'s (nominal-to-binary inputs scaled to
+[-1, 1], one sigmoid hidden layer, one sigmoid output per class, squared error, momentum),
+trained as a stream: each example, when it arrives, gets ``updates_per_example`` backprop
+steps (Oza's "Online Neural Net (1)" and "(10)") and is not seen again. It is *lossy*: the
+network depends on the order of the examples, so online ensembles give it Poisson copies as
+repeated one-example updates.
+
+The batch network scales its inputs from the training minimum and maximum, which a stream
+does not know in advance. Here the scaling follows the running minimum and maximum, and when
+they widen the first-layer weights (and their momentum terms) are re-expressed so that the
+network computes the same function of the raw inputs as before: a range that grows changes
+how later steps move the weights, never what has been learned. (A missing input contributes
+0, the centre of the current range, as in the batch network.)
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from redecorate.learners.features import FeatureSchema
+from redecorate.learners.incremental import IncrementalClassifier
+from redecorate.learners.mlp import MLP, train_stream
+from redecorate.util import as_seed_sequence
+
+__all__ = ["OnlineMLP"]
+
+
+class OnlineMLP(IncrementalClassifier, MLP):
+    """Backpropagation network learned online, example by example (Oza's online NN).
+
+    Parameters
+    ----------
+    updates_per_example:
+        backprop steps on each arriving example (Oza: 1 or 10).
+    learning_rate, momentum, hidden:
+        as :class:`~redecorate.learners.mlp.MLP` (Oza does not give them, spec A4).
+    random_state:
+        seeds the initial weights.
+
+    ``fit`` is one pass over the rows in the order given (so it is ``streamed``).
+    """
+
+    lossless = False
+    streamed = True
+
+    def __init__(self, updates_per_example: int = 1, learning_rate: float = 0.15,
+                 momentum: float = 0.9, hidden: int | str = "a", random_state=None):
+        self.updates_per_example = updates_per_example
+        self.learning_rate = learning_rate
+        self.momentum = momentum
+        self.hidden = hidden
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.poor_score = True  # one pass over the data: weak on small sets
+        return tags
+
+    def _reset_stream(self, schema: FeatureSchema, n_classes: int) -> None:
+        updates = self.updates_per_example
+        if not isinstance(updates, numbers.Integral) or isinstance(updates, bool) or updates < 1:
+            raise ValueError(f"updates_per_example must be a positive integer, got {updates!r}")
+        for name in ("learning_rate", "momentum"):
+            value = getattr(self, name)
+            if not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        self._sizes = [0 if c is None else len(c) for c in schema.categories]
+        n_inputs = sum(1 if size in (0, 2) else size for size in self._sizes)
+        if self.hidden == "a":
+            H = max(1, (n_inputs + n_classes) // 2)
+        elif isinstance(self.hidden, numbers.Integral) and not isinstance(self.hidden, bool) and self.hidden >= 1:
+            H = int(self.hidden)
+        else:
+            raise ValueError(f"hidden must be 'a' or a positive integer, got {self.hidden!r}")
+        rng = np.random.default_rng(as_seed_sequence(self.random_state))
+        self.W1_ = rng.uniform(-0.05, 0.05, size=(H, n_inputs + 1))
+        self.W2_ = rng.uniform(-0.05, 0.05, size=(n_classes, H + 1))
+        self._dW1 = np.zeros_like(self.W1_)
+        self._dW2 = np.zeros_like(self.W2_)
+        self._lo = np.full(n_inputs, np.inf)
+        self._hi = np.full(n_inputs, -np.inf)
+        self.input_base_ = np.zeros(n_inputs)
+        self.input_range_ = np.ones(n_inputs)
+        self.n_hidden_ = H
+        self.n_classes_ = n_classes
+        self.n_seen_ = 0
+
+    def _grow_classes(self, n_classes: int) -> None:
+        extra = n_classes - self.n_classes_
+        rng = np.random.default_rng(as_seed_sequence(self.random_state))
+        self.W2_ = np.vstack([self.W2_, rng.uniform(-0.05, 0.05, size=(extra, self.W2_.shape[1]))])
+        self._dW2 = np.vstack([self._dW2, np.zeros((extra, self._dW2.shape[1]))])
+        self.n_classes_ = n_classes
+
+    def _rescale(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        """Widen the input ranges to [lo, hi] without changing the network's function."""
+        self._lo, self._hi = lo, hi
+        seen = np.isfinite(lo) & np.isfinite(hi)
+        half = np.where(seen, (hi - lo) / 2.0, 0.0)
+        base = np.where(seen, (hi + lo) / 2.0, 0.0)
+        scale = np.where(half > 0, half, 1.0)
+        # z = w0 + sum_j w_j (x_j - b_j) / r_j is kept for every x: w_j' = w_j r_j' / r_j,
+        # w0' = w0 + sum_j w_j (b_j' - b_j) / r_j; the momentum terms are steps of the same
+        # weights and move with them.
+        for W in (self.W1_, self._dW1):
+            W[:, 0] += W[:, 1:] @ ((base - self.input_base_) / self.input_range_)
+            W[:, 1:] *= scale / self.input_range_
+        self.input_base_, self.input_range_ = base, scale
+
+    def _partial_fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> None:
+        """Each example is scaled with the range of the examples up to and including it, so
+        the network after a stream is the same however the stream was cut into batches."""
+        B = self._binarise(X)
+        y = np.ascontiguousarray(y, dtype=np.int64)
+        w = np.asarray(sample_weight, dtype=np.float64)
+        missing = np.isnan(B)
+        lo = np.fmin.accumulate(np.vstack([self._lo, np.where(missing, np.inf, B)]), axis=0)[1:]
+        hi = np.fmax.accumulate(np.vstack([self._hi, np.where(missing, -np.inf, B)]), axis=0)[1:]
+        before_lo = np.vstack([self._lo, lo[:-1]])
+        before_hi = np.vstack([self._hi, hi[:-1]])
+        widened = np.flatnonzero((lo != before_lo).any(axis=1) | (hi != before_hi).any(axis=1))
+        starts = [*widened.tolist(), X.shape[0]]
+        if not widened.size or widened[0] != 0:
+            starts = [0, *starts]
+        for begin, end in zip(starts[:-1], starts[1:], strict=True):
+            if begin in widened:
+                self._rescale(lo[begin], hi[begin])
+            Z = np.ascontiguousarray(np.nan_to_num((B[begin:end] - self.input_base_) / self.input_range_,
+                                                   nan=0.0))
+            train_stream(Z, y[begin:end], w[begin:end], self.W1_, self.W2_, self._dW1, self._dW2,
+                         float(self.learning_rate), float(self.momentum), int(self.updates_per_example))
+        self.n_seen_ += X.shape[0]

@@ -1,0 +1,340 @@
+"""Report of the ``online`` kind: Oza's Tables 3.3–3.11, Figures 3.4–3.10, and reproduced vs
+published.
+
+**Tables.** Accuracy tables print the fraction correct (Oza's unit) averaged over runs ×
+folds for a batch algorithm and runs × folds × orders for an online one. Oza's typography is
+bold / italic for an ensemble significantly better / worse than its single model and ``*`` for
+an algorithm significantly better than its batch (online) counterpart; here ``+`` / ``−`` and
+``*``. The test is not given (spec A16): here a paired t-test at α = 0.05 over the runs × folds
+splits, an online algorithm's value per split being its mean over the orders (so batch and
+online are paired by split). Running-time tables print the mean seconds to train one model on a
+training fold and test it on its test fold (Oza's 600 MHz machine makes only ratios
+comparable).
+
+**Reproduced vs published.** Every printed cell beside ours (``replication.csv``), and per
+table the claims the tables carry, each beside what a prediction that ignores the data scores
+(:mod:`redecorate.report.conclusions`): *batch vs online* — the sign of batch − online per
+dataset (trivial: "batch always better") and the mean |batch − online| in points, Oza's
+"performed comparably"; *ensemble vs single model* — the sign of ensemble − single (trivial:
+"the ensemble always wins"); for running times, the online/batch time ratio per dataset, its
+median beside the published median, and the rank correlation of the ratios.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from redecorate.report.conclusions import (
+    comparability,
+    comparability_lines,
+    mark_comparability,
+    rank_correlation,
+    sign_agreement,
+)
+from redecorate.report.figures import new_figure, outside_legend, save_figure
+from redecorate.report.published import read_published
+from redecorate.report.tables import markdown_table
+
+__all__ = ["ALPHA", "online_conclusions", "online_statistics", "paired_significance",
+           "table_pairs", "write_online_report"]
+
+ALPHA = 0.05
+"""Significance level of the tables' markers (Oza's is garbled; spec A16 reads 0.05)."""
+
+_CELL = ["table", "dataset", "system", "metric", "published", "reproduced", "difference", "status", "note"]
+
+
+def online_statistics(records: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, algorithm): mean accuracy as a fraction, mean training seconds, results."""
+    acc = records[records["metric"] == "accuracy"]
+    grouped = acc.groupby(["dataset", "algorithm"], sort=True)
+    out = grouped.agg(accuracy=("value", "mean"), seconds=("fit_seconds", "mean"),
+                      results=("value", "size")).reset_index()  # fmt: skip
+    out["accuracy"] = out["accuracy"] / 100.0
+    return out
+
+
+def _per_split(records: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy per (dataset, algorithm, run, fold): an online algorithm's mean over its orders."""
+    acc = records[records["metric"] == "accuracy"]
+    return acc.groupby(["dataset", "algorithm", "run", "fold"], sort=True)["value"].mean().reset_index()
+
+
+def paired_significance(splits: pd.DataFrame, dataset: str, a: str, b: str, alpha: float = ALPHA) -> int:
+    """+1 if ``a`` is significantly more accurate than ``b`` on ``dataset`` (paired t-test over
+    the splits both ran), −1 if significantly less, 0 otherwise (or with < 2 common splits)."""
+    from scipy.stats import ttest_rel
+
+    here = splits[splits["dataset"] == dataset]
+    pair = (here[here["algorithm"] == a].set_index(["run", "fold"])["value"].rename("a").to_frame()
+            .join(here[here["algorithm"] == b].set_index(["run", "fold"])["value"].rename("b"), how="inner"))
+    if len(pair) < 2:
+        return 0
+    diff = pair["a"] - pair["b"]
+    if np.allclose(diff, diff.iloc[0]):  # no variance: significant only if they differ at all
+        return int(np.sign(diff.iloc[0])) if diff.iloc[0] != 0 else 0
+    p = ttest_rel(pair["a"], pair["b"]).pvalue
+    return int(np.sign(diff.mean())) if p < alpha else 0
+
+
+def table_pairs(labels: Sequence[str], mapping: Mapping[str, Sequence[str]]) -> list[tuple[str, str]]:
+    """(label, partner) for each column of a table whose partner (its single model or its
+    online counterpart, from ``mapping``) is also a column of that table."""
+    pairs = []
+    for label in labels:
+        partner = next((p for p in mapping.get(label, ()) if p in labels), None)
+        if partner is not None:
+            pairs.append((label, partner))
+    return pairs
+
+
+def _tables(settings: Mapping[str, Any]) -> tuple[dict[str, list[str]], set[str]]:
+    report = settings["report"]
+    tables = {str(t): list(labels) for t, labels in (report.get("tables") or {}).items()}
+    if not tables:
+        tables = {"all": list(settings["algorithms"])}
+    return tables, {str(t) for t in settings["settings"].get("time_tables") or ()}
+
+
+def _fmt(value: float, digits: int = 4) -> str:
+    return "–" if pd.isna(value) else f"{value:.{digits}f}"
+
+
+def _reproduced_tables(stats: pd.DataFrame, splits: pd.DataFrame, settings: Mapping[str, Any],
+                       datasets: Sequence[str]) -> tuple[pd.DataFrame, str]:
+    """Long form (csv) and Markdown of the reproduced tables with their markers."""
+    tables, time_tables = _tables(settings)
+    own = settings["settings"]
+    by = stats.set_index(["dataset", "algorithm"])
+    rows, md = [], ["# Batch and online ensembles (Oza 2001, Tables 3.3–3.11)", "",
+                    "Accuracy tables: fraction correct, mean over runs × folds (batch) or runs × "
+                    "folds × stream orders (online). `+` / `−`: the ensemble is significantly "
+                    "better / worse than its single model (Oza's bold / italic); `*`: "
+                    "significantly better than its batch (online) counterpart; paired t-test, "
+                    f"α = {ALPHA}, over the cross-validation splits. Time tables: mean seconds to "
+                    "train one model on a training fold and test it.", ""]  # fmt: skip
+    for table, labels in tables.items():
+        timed = table in time_tables
+        singles = table_pairs(labels, own.get("single_models") or {})
+        counterparts = table_pairs(labels, own.get("counterparts") or {})
+        body = []
+        for dataset in datasets:
+            cells = []
+            for label in labels:
+                if (dataset, label) not in by.index:
+                    cells.append("–")
+                    continue
+                cell = by.loc[(dataset, label)]
+                marks = ""
+                if not timed:
+                    for ens, single in singles:
+                        if ens == label:
+                            marks += {1: "+", -1: "−"}.get(paired_significance(splits, dataset, ens, single), "")
+                    for batch, online in counterparts:
+                        if label in (batch, online):
+                            other = online if label == batch else batch
+                            if paired_significance(splits, dataset, label, other) == 1:
+                                marks += "*"
+                value = cell["seconds"] if timed else cell["accuracy"]
+                rows.append({"table": table, "dataset": dataset, "system": label,
+                             "metric": "seconds" if timed else "fraction_correct", "value": value,
+                             "results": int(cell["results"]), "markers": marks})  # fmt: skip
+                cells.append(_fmt(value, 2 if timed else 4) + marks)
+            if any(c != "–" for c in cells):
+                body.append([dataset, *cells])
+        if body:
+            kind = "running times (seconds)" if timed else "fraction correct"
+            md += [f"## Table {table} (replicated): {kind}", "",
+                   markdown_table(["Dataset", *labels], body), ""]
+    frame = pd.DataFrame(rows, columns=["table", "dataset", "system", "metric", "value", "results", "markers"])
+    return frame, "\n".join(md)
+
+
+def _scatter_figures(stats: pd.DataFrame, settings: Mapping[str, Any], figures: Path) -> int:
+    """Figs. 3.4–3.10: test error (%) of the batch algorithm (x) and its online counterpart
+    (y), one dot per dataset; above the diagonal online is worse."""
+    import matplotlib.style
+
+    tables, time_tables = _tables(settings)
+    counterparts = settings["settings"].get("counterparts") or {}
+    wide = stats.pivot_table(index="dataset", columns="algorithm", values="accuracy")
+    drawn: set[tuple[str, str]] = set()
+    for table, labels in tables.items():
+        if table in time_tables:
+            continue
+        for batch, online in table_pairs(labels, counterparts):
+            if (batch, online) in drawn or batch not in wide or online not in wide:
+                continue
+            drawn.add((batch, online))
+            pair = (100.0 * (1.0 - wide[[batch, online]])).dropna()
+            with matplotlib.style.context("default"):
+                fig = new_figure((4.6, 4.8))
+                ax = fig.add_subplot()
+                ax.scatter(pair[batch], pair[online], label=f"{len(pair)} datasets")
+                for dataset, (x, y) in pair.iterrows():
+                    ax.annotate(str(dataset), (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
+                hi = max(5.0, float(pair.to_numpy().max()) * 1.05) if len(pair) else 50.0
+                ax.plot((0, hi), (0, hi), color="black", linewidth=0.8, linestyle="--", label="equal error")
+                ax.set_xlim(0, hi)
+                ax.set_ylim(0, hi)
+                ax.set_aspect("equal")
+                ax.set_xlabel(f"Test error of {batch} (%)")
+                ax.set_ylabel(f"Test error of {online} (%)")
+                ax.set_title(f"{batch} vs {online}", fontsize=10)
+                outside_legend(fig, ax)
+                save_figure(fig, figures / f"online_scatter_{batch}_vs_{online}", ("png", "pdf"))
+    return len(drawn)
+
+
+def _published(paths: Sequence[str]) -> pd.DataFrame:
+    rows = read_published(paths)
+    rows = rows[rows["metric"].isin(["fraction_correct", "seconds"])]
+    means = rows[rows["statistic"] == "mean"][["table", "dataset", "system", "metric", "value", "printed", "note"]]
+    stars = rows[rows["statistic"] == "star"][["table", "dataset", "system"]].assign(star=True)
+    out = means.merge(stars, on=["table", "dataset", "system"], how="left")
+    return out.assign(star=out["star"].fillna(False).astype(bool))
+
+
+def _pair_claims(table: str, ours: pd.DataFrame, pub: pd.DataFrame, pairs: list[tuple[str, str]],
+                 claim: str, trivial: str) -> list[dict[str, Any]]:
+    """Sign agreement of a − b per dataset (accuracy points) and the mean |a − b|."""
+    rows = []
+    o = ours.pivot_table(index="dataset", columns="system", values="value")
+    p = pub.pivot_table(index="dataset", columns="system", values="value")
+    for a, b in pairs:
+        if not {a, b} <= set(o.columns) or not {a, b} <= set(p.columns):
+            continue
+        datasets = sorted(set(o.index) & set(p.index))
+        rep = 100.0 * (o.loc[datasets, a] - o.loc[datasets, b])
+        pubd = 100.0 * (p.loc[datasets, a] - p.loc[datasets, b])
+        agree = sign_agreement(rep, pubd)
+        known = rep.notna() & pubd.notna()
+        rows.append({"table": table, "claim": claim, "a": a, "b": b, "datasets": agree.compared,
+                     "published": f"{a} ahead on {int((pubd[known] > 0).sum())}, mean |diff| "
+                                  f"{pubd[known].abs().mean():.2f} points",
+                     "reproduced": f"{a} ahead on {int((rep[known] > 0).sum())}, mean |diff| "
+                                   f"{rep[known].abs().mean():.2f} points",
+                     "agreement": agree.agreement, "trivial_agreement": agree.trivial,
+                     "trivial_prediction": trivial,
+                     "rank_correlation": rank_correlation(rep, pubd)})  # fmt: skip
+    return rows
+
+
+def online_conclusions(ours: pd.DataFrame, published: pd.DataFrame,
+                       settings: Mapping[str, Any]) -> pd.DataFrame:
+    """The tables' claims tested on the reproduction (see the module docstring)."""
+    tables, time_tables = _tables(settings)
+    own = settings["settings"]
+    rows: list[dict[str, Any]] = []
+    for table, labels in tables.items():
+        mine = ours[ours["table"] == table]
+        pub = published[published["table"] == table]
+        if mine.empty or pub.empty:
+            continue
+        counterparts = table_pairs(labels, own.get("counterparts") or {})
+        if table in time_tables:
+            o = mine.pivot_table(index="dataset", columns="system", values="value")
+            p = pub.pivot_table(index="dataset", columns="system", values="value")
+            for batch, online in counterparts:
+                if not {batch, online} <= set(o.columns) or not {batch, online} <= set(p.columns):
+                    continue
+                datasets = sorted(set(o.index) & set(p.index))
+                rep = np.log(o.loc[datasets, online] / o.loc[datasets, batch])
+                pubr = np.log(p.loc[datasets, online] / p.loc[datasets, batch])
+                agree = sign_agreement(rep, pubr)
+                rows.append({"table": table, "claim": "online slower than batch (time ratio)",
+                             "a": online, "b": batch, "datasets": agree.compared,
+                             "published": f"median ratio {np.exp(pubr.median()):.2f}",
+                             "reproduced": f"median ratio {np.exp(rep.median()):.2f}",
+                             "agreement": agree.agreement, "trivial_agreement": agree.trivial,
+                             "trivial_prediction": "online always slower",
+                             "rank_correlation": rank_correlation(rep, pubr)})  # fmt: skip
+            continue
+        rows += _pair_claims(table, mine, pub, counterparts, "batch vs online (sign per dataset)",
+                             "batch always better")
+        rows += _pair_claims(table, mine, pub, table_pairs(labels, own.get("single_models") or {}),
+                             "ensemble vs single model (sign per dataset)", "ensemble always better")
+    return pd.DataFrame(rows, columns=["table", "claim", "a", "b", "datasets", "published", "reproduced",
+                                       "agreement", "trivial_agreement", "trivial_prediction",
+                                       "rank_correlation"])
+
+
+def write_online_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any]) -> None:
+    """Tables, scatter plots and reproduced vs published of one ``online`` run."""
+    datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
+    stats = online_statistics(records)
+    splits = _per_split(records)
+    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
+    frame, md = _reproduced_tables(stats, splits, settings, datasets)
+    frame.to_csv(tables_dir / "online_tables.csv", index=False, lineterminator="\n")
+    (tables_dir / "online_tables.md").write_text(md, encoding="utf-8")
+    print(f"{_scatter_figures(stats, settings, figures_dir)} figures")
+
+    orders = int(records["order"].max()) + 1 if "order" in records and len(records) else 1
+    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
+             f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
+             f"{records['fold'].nunique()}-fold CV, online algorithms over {orders} stream "
+             "order(s). Oza: 10 runs of 5-fold CV, 5 orders, 100 members, 14 datasets "
+             "(trees on the 8 smallest).", ""]  # fmt: skip
+    published = _published(settings["published"]) if settings.get("published") else pd.DataFrame()
+    if published.empty:
+        pd.DataFrame(columns=_CELL).to_csv(out.replication_csv, index=False, lineterminator="\n")
+        mark_comparability(online_conclusions(frame, frame.iloc[:0], settings), False).to_csv(
+            out.replication_conclusions, index=False, lineterminator="\n")
+        out.replication_md.write_text("\n".join([*lines, "No published values for this experiment.", ""]),
+                                      encoding="utf-8")
+        return
+    tables, _ = _tables(settings)
+    published = published[published["table"].isin(tables)]
+    cells = published.merge(frame[["table", "dataset", "system", "value"]].rename(columns={"value": "reproduced"}),
+                             on=["table", "dataset", "system"], how="left")
+    cells = cells.rename(columns={"value": "published"})
+    scale = np.where(cells["metric"] == "fraction_correct", 100.0, 1.0)
+    cells["difference"] = (cells["reproduced"] - cells["published"]) * scale
+    cells["status"] = np.select([cells["published"].isna(), cells["reproduced"].isna()],
+                                ["illegible in the source", "not run"], "ok")
+    cells[_CELL].to_csv(out.replication_csv, index=False, lineterminator="\n")
+    comparable, why = comparability(settings["scale"], cells["dataset"], datasets)
+    conclusions = online_conclusions(frame, published, settings)
+    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
+                                                       lineterminator="\n")
+    lines += comparability_lines(comparable, why)
+    done = cells[cells["status"] == "ok"]
+    per_table = []
+    for table, group in done.groupby("table", sort=False):
+        unit = "seconds (ratio reproduced/published)" if group["metric"].iloc[0] == "seconds" \
+            else "accuracy points"
+        if unit.startswith("seconds"):
+            ratio = (group["reproduced"] / group["published"]).median()
+            per_table.append([table, str(len(group)), unit, f"median ratio {_fmt(ratio, 3)}"])
+        else:
+            per_table.append([table, str(len(group)), unit, f"median |diff| {_fmt(group['difference'].abs().median(), 2)}"])
+    missing = cells[cells["status"] != "ok"].groupby(["table", "status"]).size()
+    lines += ["## Conclusions", "",
+              "*Agreement*: share of datasets where the reproduction has the published sign "
+              "(which of the two is more accurate, or slower); *trivial*: what the prediction "
+              "in the last column scores on the same datasets; *rank corr.*: Spearman's "
+              "correlation of the differences (accuracy) or log time ratios, reproduced "
+              "against published.", "",
+              markdown_table(["Table", "Claim", "A", "B", "Datasets", "Published", "Reproduced",
+                              "Agreement", "Trivial", "Rank corr.", "Trivial prediction"],
+                             [[r["table"], r["claim"], r["a"], r["b"], str(r["datasets"]), r["published"],
+                               r["reproduced"], _fmt(r["agreement"], 2), _fmt(r["trivial_agreement"], 2),
+                               _fmt(r["rank_correlation"], 2), r["trivial_prediction"]]
+                              for _, r in conclusions.iterrows()]), "",
+              "## Cells per table", "",
+              markdown_table(["Table", "Cells compared", "Unit", "Reproduced vs published"], per_table), "",
+              ("Cells not compared: " + "; ".join(f"table {t}: {n} {s}" for (t, s), n in missing.items())
+               if len(missing) else "Every published cell was compared."), "",
+              "## Cell by cell", "",
+              markdown_table(["Table", "Dataset", "System", "Published", "Reproduced", "Difference", "Status"],
+                             [[r["table"], r["dataset"], r["system"],
+                               r["printed"] if pd.isna(r["published"]) else _fmt(r["published"]),
+                               _fmt(r["reproduced"]), _fmt(r["difference"], 2), r["status"]]
+                              for _, r in cells.iterrows()]), ""]  # fmt: skip
+    out.replication_md.write_text("\n".join(lines), encoding="utf-8")
