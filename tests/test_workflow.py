@@ -280,3 +280,24 @@ def test_the_report_of_a_partial_run_marks_what_is_missing(tmp_path: Path) -> No
     assert report.returncode == 0, output_of(report)[-5000:]
     assert not (tmp_path / "results" / "run_status.csv").exists()
     assert "results/partial/replication.csv" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+@requires_mirror
+def test_offline_runs_skip_datasets_only_openml_has(tmp_path: Path) -> None:
+    """With data_mirror, a dataset that needs a download is dropped before any job, with a
+    message naming it and the fix; the rest of the experiment is planned as usual."""
+    exp = write_experiment(tmp_path / "offline.yaml", name="offline", datasets=["promoters", "iris"],
+                           profiles={})
+    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", "--config", f"experiments=[{exp}]",
+                       f"data_mirror={smoke.MIRROR}", timeout=300)
+    text = output_of(result)
+    assert result.returncode == 0, text[-3000:]
+    assert "offline: skipping promoters (OpenML 164, 106 instances)" in text, text[-3000:]
+    assert "run without data_mirror to download it" in text
+    counts = {line.split()[0]: line.split()[1] for line in text.splitlines() if len(line.split()) == 2}
+    assert counts.get("prepare_dataset") == "1", text[-3000:]
+    only_openml = write_experiment(tmp_path / "none.yaml", name="none", datasets=["promoters"], profiles={})
+    result = snakemake(tmp_path, "--dry-run", "--config", f"experiments=[{only_openml}]",
+                       f"data_mirror={smoke.MIRROR}", timeout=300)
+    assert result.returncode != 0
+    assert "none of its datasets" in output_of(result)

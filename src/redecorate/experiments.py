@@ -35,6 +35,7 @@ __all__ = [
     "load_experiment",
     "report_settings",
     "split_algorithms",
+    "without_datasets",
 ]
 
 COMMON_PROFILE_KEYS = ("datasets", "runs", "folds")
@@ -336,6 +337,25 @@ def split_algorithms(
         learners[label] = str(values.pop(LEARNER_KEY, label))
         params[label] = values
     return learners, params
+
+
+def without_datasets(spec: ExperimentSpec, names: Iterable[str]) -> ExperimentSpec:
+    """``spec`` without the datasets ``names`` (an offline run drops what it cannot load).
+
+    Raises :class:`ExperimentConfigError` when none would be left: an experiment with no
+    dataset has nothing to run or report.
+    """
+    import dataclasses
+
+    drop = set(names)
+    kept = tuple(d for d in spec.datasets if d not in drop)
+    if not kept:
+        raise ExperimentConfigError(
+            f"experiment file {spec.path}: none of its datasets at scale {spec.scale!r} can be "
+            f"loaded offline ({', '.join(spec.datasets)}); run without data_mirror to download "
+            "them, or choose another scale"
+        )
+    return dataclasses.replace(spec, protocol=dataclasses.replace(spec.protocol, datasets=kept))
 
 
 def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ redecorate.protocol.experiment). Path conventions:
 
 import math
 import os
+import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -19,7 +20,8 @@ from snakemake.exceptions import WorkflowError
 from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
 
 from redecorate.config import ConfigError, ExperimentConfigError, load_yaml_validated, validate_mapping
-from redecorate.experiments import check_learner_params, load_experiment
+from redecorate.data.registry import unavailable_offline
+from redecorate.experiments import check_learner_params, load_experiment, without_datasets
 
 REPO = Path(workflow.basedir)
 SCHEMAS = REPO / "workflow" / "schemas"
@@ -127,6 +129,11 @@ def _load_all(cfg):
             known_datasets=datasets,
         )
         check_learner_params(spec)
+        if cfg["data_mirror"] is not None:
+            skipped = unavailable_offline(datasets, spec.datasets, cfg["data_mirror"])
+            for reason in skipped.values():
+                print(f"{spec.name}: {reason}", file=sys.stderr)
+            spec = without_datasets(spec, skipped)
         if spec.name in experiments:
             raise ExperimentConfigError(
                 f"experiment file {spec.path}: key 'name': {spec.name!r} is also the name of "
