@@ -29,7 +29,9 @@ def main(smk: Any) -> None:
     with job_log(smk.log[0] if smk.log else None):
         registry = load_registry(_repo_path(repo, smk.config["registry"]))
         mirror = smk.config.get("data_mirror")
-        print(f"preparing {name!r} from {'mirror ' + str(mirror) if mirror else 'its registry source'}")
+        entry = registry.resolve(name)
+        origin = f"mirror {mirror}" if mirror and entry.file else f"its registry source ({entry.source})"
+        print(f"preparing {name!r} from {origin}")
         dataset = load_dataset(name, registry=registry, data_dir=smk.params.raw_dir, mirror=mirror)
         with atomic_files(smk.output.parquet, smk.output.sidecar) as (parquet, _sidecar):
             save_prepared(dataset, parquet)

@@ -16,7 +16,7 @@ import numbers
 import os
 import typing
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -345,17 +345,15 @@ def without_datasets(spec: ExperimentSpec, names: Iterable[str]) -> ExperimentSp
     Raises :class:`ExperimentConfigError` when none would be left: an experiment with no
     dataset has nothing to run or report.
     """
-    import dataclasses
-
     drop = set(names)
     kept = tuple(d for d in spec.datasets if d not in drop)
     if not kept:
         raise ExperimentConfigError(
-            f"experiment file {spec.path}: none of its datasets at scale {spec.scale!r} can be "
-            f"loaded offline ({', '.join(spec.datasets)}); run without data_mirror to download "
-            "them, or choose another scale"
+            f"experiment {spec.name!r} ({spec.path}): none of its datasets at scale "
+            f"{spec.scale!r} can be loaded offline ({', '.join(spec.datasets)}); run without "
+            "data_mirror to download them, choose another scale, or leave the experiment out"
         )
-    return dataclasses.replace(spec, protocol=dataclasses.replace(spec.protocol, datasets=kept))
+    return replace(spec, protocol=replace(spec.protocol, datasets=kept))
 
 
 def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str]) -> dict[str, Any]:

@@ -130,9 +130,12 @@ def _load_all(cfg):
         )
         check_learner_params(spec)
         if cfg["data_mirror"] is not None:
+            # Offline: drop what only a download could give, before any job is planned, and
+            # say so once (job subprocesses re-read this file; they stay quiet).
             skipped = unavailable_offline(datasets, spec.datasets, cfg["data_mirror"])
-            for reason in skipped.values():
-                print(f"{spec.name}: {reason}", file=sys.stderr)
+            if not (workflow.remote_exec or workflow.subprocess_exec):
+                for reason in skipped.values():
+                    print(f"{spec.name}: {reason}", file=sys.stderr)
             spec = without_datasets(spec, skipped)
         if spec.name in experiments:
             raise ExperimentConfigError(

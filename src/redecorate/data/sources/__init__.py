@@ -4,6 +4,7 @@
 * :mod:`.openml` - download by OpenML id into a checksummed cache;
 * :mod:`.bundled` - scikit-learn's bundled iris / wine / breast_cancer (offline);
 * :mod:`.csv_table` - a local CSV with a named class column;
+* :mod:`.synthetic` - generated data (Oza's Synthetic1-3), a function of a seed (offline);
 * :mod:`.prepared` - the workflow's own parquet + JSON copies of loaded datasets.
 """
 
@@ -21,6 +22,7 @@ from redecorate.data.sources.openml import (
     load_openml,
 )
 from redecorate.data.sources.prepared import load_prepared, save_prepared, sidecar_path
+from redecorate.data.sources.synthetic import generate_oza
 
 __all__ = [
     "BUNDLED_NAMES",
@@ -31,6 +33,7 @@ __all__ = [
     "download_openml",
     "fetch_description",
     "file_digest",
+    "generate_oza",
     "load_bundled",
     "load_csv",
     "load_local_arff",
