@@ -42,7 +42,7 @@ from sklearn.base import clone
 from redecorate.learners.bagging import MemberFactory
 from redecorate.learners.base import EncodedClassifier, member_classify
 from redecorate.learners.features import FeatureSchema
-from redecorate.learners.incremental import class_codes
+from redecorate.learners.incremental import class_codes, first_batch_classes
 from redecorate.util import as_seed_sequence
 
 __all__ = ["OnlineBagging", "OnlineBoosting", "PrimedOnlineBoosting", "poisson_weights"]
@@ -95,17 +95,14 @@ class _OnlineEnsemble(EncodedClassifier):
         all classes occur in it). ``sample_weight`` multiplies each row's Poisson rate."""
         first = not hasattr(self, "estimators_")
         Xe = self._validate_X(X, reset=first)
-        if len(y) != Xe.shape[0]:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{Xe.shape[0]}, {len(y)}]")
         if first:
             self._validate_params_online()
-            if classes is None:
-                categorical = isinstance(y, pd.Series) and isinstance(y.dtype, pd.CategoricalDtype)
-                classes = np.asarray(y.cat.categories) if categorical else np.unique(np.asarray(y))
-            self._start(classes)
+            self._start(first_batch_classes(y, classes, Xe.shape[0]))
             for member in self.estimators_:
                 self._member_start(member, self.feature_schema_)
+        elif len(y) != Xe.shape[0]:
+            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                             f"[{Xe.shape[0]}, {len(y)}]")
         rates = np.ones(Xe.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         self._learn(Xe, class_codes(self.classes_, y), rates)
         return self

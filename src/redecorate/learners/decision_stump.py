@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from redecorate.learners.features import FeatureSchema
-from redecorate.learners.incremental import IncrementalClassifier
+from redecorate.learners.incremental import IncrementalClassifier, add_value_weights
 from redecorate.learners.information_gain import entropy
 
 __all__ = ["DecisionStump"]
@@ -79,19 +79,7 @@ class DecisionStump(IncrementalClassifier):
         K = self.n_classes_
         self._class_w += np.bincount(y, weights=w, minlength=K)
         for j in range(X.shape[1]):
-            col = X[:, j]
-            ok = ~np.isnan(col)
-            if not ok.any():
-                continue
-            values, table = self._tables[j]
-            new_values, inverse = np.unique(col[ok], return_inverse=True)
-            new_table = np.zeros((new_values.size, K))
-            np.add.at(new_table, (inverse, y[ok]), w[ok])
-            merged = np.union1d(values, new_values)
-            out = np.zeros((merged.size, K))
-            out[np.searchsorted(merged, values)] += table
-            out[np.searchsorted(merged, new_values)] += new_table
-            self._tables[j] = (merged, out)
+            self._tables[j] = add_value_weights(*self._tables[j], X[:, j], y, w)
         self._choose()
 
     def _grow_classes(self, n_classes: int) -> None:

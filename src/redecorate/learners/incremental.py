@@ -21,7 +21,7 @@ from sklearn.utils.validation import _check_sample_weight
 from redecorate.learners.base import EncodedClassifier
 from redecorate.learners.features import FeatureSchema
 
-__all__ = ["IncrementalClassifier", "class_codes"]
+__all__ = ["IncrementalClassifier", "add_value_weights", "class_codes", "first_batch_classes"]
 
 
 def class_codes(classes: np.ndarray, y) -> np.ndarray:
@@ -33,6 +33,40 @@ def class_codes(classes: np.ndarray, y) -> np.ndarray:
     except KeyError as exc:
         raise ValueError(f"label {exc.args[0]!r} is not among the classes given to the first "
                          f"partial_fit ({list(lookup)})") from None
+
+
+def first_batch_classes(y, classes, n_rows: int) -> np.ndarray:
+    """The class list a stream fixes on its first batch: ``classes`` if given, else the
+    categories of a Categorical ``y`` or the labels present (scikit-learn's convention)."""
+    if len(y) != n_rows:
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: [{n_rows}, {len(y)}]")
+    if classes is not None:
+        return np.asarray(classes)
+    if isinstance(y, pd.Series) and isinstance(y.dtype, pd.CategoricalDtype):
+        return np.asarray(y.cat.categories)
+    return np.unique(np.asarray(y))
+
+
+def add_value_weights(values: np.ndarray, table: np.ndarray, column: np.ndarray, y: np.ndarray,
+                      w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Add a batch to one attribute's histogram: its sorted distinct ``values`` and their
+    (values × classes) weights ``table``. Missing values (NaN) are left out.
+
+    The sufficient statistic of learners whose batch model depends on the distinct values
+    themselves (Weka's naive Bayes precision, a stump's candidate thresholds): keeping the
+    histogram, not running sums, is what makes them lossless.
+    """
+    ok = ~np.isnan(column)
+    if not ok.any():
+        return values, table
+    new_values, inverse = np.unique(column[ok], return_inverse=True)
+    new_table = np.zeros((new_values.size, table.shape[1]))
+    np.add.at(new_table, (inverse, y[ok]), w[ok])
+    merged = np.union1d(values, new_values)
+    out = np.zeros((merged.size, table.shape[1]))
+    out[np.searchsorted(merged, values)] += table
+    out[np.searchsorted(merged, new_values)] += new_table
+    return merged, out
 
 
 class IncrementalClassifier(EncodedClassifier):
@@ -67,17 +101,12 @@ class IncrementalClassifier(EncodedClassifier):
         every class occurs in it)."""
         first = not hasattr(self, "classes_")
         Xe = self._validate_X(X, reset=first)
-        if len(y) != Xe.shape[0]:
+        if first:
+            self.classes_ = first_batch_classes(y, classes, Xe.shape[0])
+            self._reset_stream(self.feature_schema_, len(self.classes_))
+        elif len(y) != Xe.shape[0]:
             raise ValueError(f"Found input variables with inconsistent numbers of samples: "
                              f"[{Xe.shape[0]}, {len(y)}]")
-        if first:
-            if classes is None:
-                if isinstance(y, pd.Series) and isinstance(y.dtype, pd.CategoricalDtype):
-                    classes = np.asarray(y.cat.categories)
-                else:
-                    classes = np.unique(np.asarray(y))
-            self.classes_ = np.asarray(classes)
-            self._reset_stream(self.feature_schema_, len(self.classes_))
         elif classes is not None and not np.array_equal(np.asarray(classes), self.classes_):
             raise ValueError(f"classes {list(classes)} differ from those of the first partial_fit "
                              f"({list(self.classes_)})")

@@ -28,7 +28,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from redecorate.learners.features import FeatureSchema
-from redecorate.learners.incremental import IncrementalClassifier
+from redecorate.learners.incremental import IncrementalClassifier, add_value_weights
 
 __all__ = ["NaiveBayes", "numeric_precision"]
 
@@ -99,18 +99,7 @@ class NaiveBayes(IncrementalClassifier):
             inside = (codes >= 0) & (codes < counts.shape[1])
             np.add.at(counts, (y[ok][inside], codes[inside]), w[ok][inside])
         for j, (values, weights) in self._numeric.items():
-            col = X[:, j]
-            ok = ~np.isnan(col)
-            if not ok.any():
-                continue
-            new_values, inverse = np.unique(col[ok], return_inverse=True)
-            new_weights = np.zeros((new_values.size, K))
-            np.add.at(new_weights, (inverse, y[ok]), w[ok])
-            merged = np.union1d(values, new_values)
-            table = np.zeros((merged.size, K))
-            table[np.searchsorted(merged, values)] += weights
-            table[np.searchsorted(merged, new_values)] += new_weights
-            self._numeric[j] = (merged, table)
+            self._numeric[j] = add_value_weights(values, weights, X[:, j], y, w)
         self._finalise()
 
     def _grow_classes(self, n_classes: int) -> None:
