@@ -74,20 +74,21 @@ def test_learn_one_is_partial_fit_of_one_row() -> None:
     assert river_style.predict_one(dict(zip(names, X[200].tolist(), strict=True))) in (0, 1)
 
 
-@pytest.fixture(scope="module")
-def kr_vs_kp():
+def _mirror_dataset(name: str):
     mirror = mirror_dir()
     if mirror is None:
         pytest.skip("ARFF mirror ../shared/datasets/uci not found")
-    return load_dataset("kr-vs-kp", registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+    return load_dataset(name, registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+
+
+@pytest.fixture(scope="module")
+def kr_vs_kp():
+    return _mirror_dataset("kr-vs-kp")
 
 
 @pytest.fixture(scope="module")
 def credit_g():
-    mirror = mirror_dir()
-    if mirror is None:
-        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
-    return load_dataset("credit-g", registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+    return _mirror_dataset("credit-g")
 
 
 def test_online_bagging_of_a_lossless_learner_converges_to_batch_bagging(credit_g) -> None:

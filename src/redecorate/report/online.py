@@ -22,7 +22,7 @@ median beside the published median, and the rank correlation of the ratios.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -200,18 +200,24 @@ def _published(paths: Sequence[str]) -> pd.DataFrame:
     return out.assign(star=out["star"].fillna(False).astype(bool))
 
 
-def _pair_claims(table: str, ours: pd.DataFrame, pub: pd.DataFrame, pairs: list[tuple[str, str]],
-                 claim: str, trivial: str) -> list[dict[str, Any]]:
-    """Sign agreement of a − b per dataset (accuracy points) and the mean |a − b|."""
-    rows = []
+def _pair_measures(ours: pd.DataFrame, pub: pd.DataFrame, pairs: list[tuple[str, str]],
+                   measure: Callable[[pd.DataFrame, str, str], pd.Series]):
+    """For each pair (a, b) both sides ran: a, b and ``measure`` of it per common dataset,
+    reproduced and published."""
     o = ours.pivot_table(index="dataset", columns="system", values="value")
     p = pub.pivot_table(index="dataset", columns="system", values="value")
     for a, b in pairs:
         if not {a, b} <= set(o.columns) or not {a, b} <= set(p.columns):
             continue
         datasets = sorted(set(o.index) & set(p.index))
-        rep = 100.0 * (o.loc[datasets, a] - o.loc[datasets, b])
-        pubd = 100.0 * (p.loc[datasets, a] - p.loc[datasets, b])
+        yield a, b, measure(o.loc[datasets], a, b), measure(p.loc[datasets], a, b)
+
+
+def _pair_claims(table: str, ours: pd.DataFrame, pub: pd.DataFrame, pairs: list[tuple[str, str]],
+                 claim: str, trivial: str) -> list[dict[str, Any]]:
+    """Sign agreement of a − b per dataset (accuracy points) and the mean |a − b|."""
+    rows = []
+    for a, b, rep, pubd in _pair_measures(ours, pub, pairs, lambda f, a, b: 100.0 * (f[a] - f[b])):
         agree = sign_agreement(rep, pubd)
         known = rep.notna() & pubd.notna()
         rows.append({"table": table, "claim": claim, "a": a, "b": b, "datasets": agree.compared,
@@ -238,14 +244,9 @@ def online_conclusions(ours: pd.DataFrame, published: pd.DataFrame,
             continue
         counterparts = table_pairs(labels, own.get("counterparts") or {})
         if table in time_tables:
-            o = mine.pivot_table(index="dataset", columns="system", values="value")
-            p = pub.pivot_table(index="dataset", columns="system", values="value")
-            for batch, online in counterparts:
-                if not {batch, online} <= set(o.columns) or not {batch, online} <= set(p.columns):
-                    continue
-                datasets = sorted(set(o.index) & set(p.index))
-                rep = np.log(o.loc[datasets, online] / o.loc[datasets, batch])
-                pubr = np.log(p.loc[datasets, online] / p.loc[datasets, batch])
+            ratios = _pair_measures(mine, pub, [(online, batch) for batch, online in counterparts],
+                                    lambda f, a, b: np.log(f[a] / f[b]))
+            for online, batch, rep, pubr in ratios:
                 agree = sign_agreement(rep, pubr)
                 rows.append({"table": table, "claim": "online slower than batch (time ratio)",
                              "a": online, "b": batch, "datasets": agree.compared,
