@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from redecorate.learners.features import FeatureSchema
-from redecorate.learners.incremental import IncrementalClassifier, add_value_weights
+from redecorate.learners.incremental import AttributeCounts, IncrementalClassifier
 from redecorate.learners.information_gain import entropy
 
 __all__ = ["DecisionStump"]
@@ -68,42 +68,56 @@ class DecisionStump(IncrementalClassifier):
     def _reset_stream(self, schema: FeatureSchema, n_classes: int) -> None:
         self._schema = schema
         self.n_classes_ = n_classes
-        self._class_w = np.zeros(n_classes)
-        # Per attribute: (distinct values, their per-class weights).
-        self._tables = [(np.empty(0), np.zeros((0, n_classes))) for _ in range(schema.n_features)]
+        self._stats = AttributeCounts(schema, n_classes)
+        self._cache: dict[str, object] = {}
 
     def _partial_fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> None:
         w = np.asarray(sample_weight, dtype=np.float64)
         if not np.all(w > 0):  # a weightless row must not add a value (a split point)
             X, y, w = X[w > 0], y[w > 0], w[w > 0]
-        K = self.n_classes_
-        self._class_w += np.bincount(y, weights=w, minlength=K)
-        for j in range(X.shape[1]):
-            self._tables[j] = add_value_weights(*self._tables[j], X[:, j], y, w)
-        self._choose()
+        self._stats.add(X, y, w)
+        self._cache = {}
 
     def _grow_classes(self, n_classes: int) -> None:
-        extra = n_classes - self.n_classes_
-        self._class_w = np.concatenate([self._class_w, np.zeros(extra)])
-        self._tables = [(v, np.hstack([t, np.zeros((t.shape[0], extra))])) for v, t in self._tables]
+        self._stats.grow_classes(n_classes)
         self.n_classes_ = n_classes
-        self._choose()
+        self._cache = {}
 
-    def _choose(self) -> None:
-        """Pick the best test from the statistics (the same code for batch and online)."""
-        total = self._class_w.sum()
-        self.prior_ = self._class_w / total if total > 0 else np.full(self.n_classes_, 1.0 / self.n_classes_)
+    def _tables(self):
+        """(attribute, distinct values or None, (values × classes) weights) per attribute,
+        in attribute order; a nominal attribute's table has a row per declared value."""
+        stats = self._stats
+        tables: list = [None] * self._schema.n_features
+        for a, j in enumerate(stats.numeric):
+            tables[j] = (int(j), *stats.numeric_table(a))
+        for a, j in enumerate(stats.nominal):
+            tables[j] = (int(j), None, stats.nominal_table(a))
+        return tables
+
+    def _choose(self) -> dict[str, object]:
+        """Pick the best test from the statistics (the same code for batch and online), when
+        the stump is next used after new data: a stream of small batches chooses once per
+        prediction. The choice goes into a memo that a prediction fills without changing the
+        estimator's attributes (scikit-learn's rule that ``predict`` leaves ``__dict__``
+        alone)."""
+        if self._cache:
+            return self._cache
+        self._stats.flush()
+        class_w = self._stats.class_w
+        total = class_w.sum()
+        prior = class_w / total if total > 0 else np.full(self.n_classes_, 1.0 / self.n_classes_)
         best = (0.0, -1, np.nan, None)
-        for j, (values, table) in enumerate(self._tables):
-            if values.size < 2:
-                continue
-            known = table.sum() / total if total > 0 else 0.0
-            if self._schema.is_nominal[j]:
-                size = len(self._schema.categories[j] or ())
-                branches = np.zeros((size, self.n_classes_))
-                branches[values.astype(np.int64)] = table
-                gain, threshold = known * _split_gain(branches), np.nan
+        for j, values, table in self._tables():
+            if values is None:  # nominal: one branch per declared value
+                observed = table.sum(axis=1) > 0
+                if np.count_nonzero(observed) < 2:
+                    continue
+                known = table[observed].sum() / total
+                gain, threshold, branches = known * _split_gain(table), np.nan, table
             else:
+                if values.size < 2:
+                    continue
+                known = table.sum() / total
                 left = np.cumsum(table, axis=0)[:-1]
                 right = table.sum(axis=0) - left
                 gains = _binary_gains(left, right)
@@ -112,24 +126,44 @@ class DecisionStump(IncrementalClassifier):
                 branches = np.vstack([left[i], right[i]])
             if gain > best[0] + 1e-12:
                 best = (gain, j, threshold, branches)
-        _, self.attribute_, self.threshold_, branches = best
+        _, attribute, threshold, branches = best
         if branches is None:
-            self.leaf_distribution_ = self.prior_[None, :]
-            return
-        sizes = branches.sum(axis=1, keepdims=True)
-        self.leaf_distribution_ = np.where(sizes > 0, branches / np.where(sizes > 0, sizes, 1.0), self.prior_)
+            leaves = prior[None, :]
+        else:
+            sizes = branches.sum(axis=1, keepdims=True)
+            leaves = np.where(sizes > 0, branches / np.where(sizes > 0, sizes, 1.0), prior)
+        self._cache.update(attribute=attribute, threshold=threshold, leaves=leaves, prior=prior)
+        return self._cache
+
+    @property
+    def attribute_(self) -> int:
+        return self._choose()["attribute"]
+
+    @property
+    def threshold_(self) -> float:
+        return self._choose()["threshold"]
+
+    @property
+    def leaf_distribution_(self) -> np.ndarray:
+        return self._choose()["leaves"]
+
+    @property
+    def prior_(self) -> np.ndarray:
+        return self._choose()["prior"]
 
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
-        out = np.tile(self.prior_, (X.shape[0], 1))
-        if self.attribute_ < 0:
+        stump = self._choose()
+        attribute, threshold, leaves = stump["attribute"], stump["threshold"], stump["leaves"]
+        out = np.tile(stump["prior"], (X.shape[0], 1))
+        if attribute < 0:
             return out
-        col = X[:, self.attribute_]
+        col = X[:, attribute]
         ok = ~np.isnan(col)
-        if np.isnan(self.threshold_):
+        if np.isnan(threshold):
             codes = col[ok].astype(np.int64)
-            valid = (codes >= 0) & (codes < self.leaf_distribution_.shape[0])
+            valid = (codes >= 0) & (codes < leaves.shape[0])
             rows = np.flatnonzero(ok)[valid]
-            out[rows] = self.leaf_distribution_[codes[valid]]
+            out[rows] = leaves[codes[valid]]
         else:
-            out[ok] = self.leaf_distribution_[(col[ok] > self.threshold_).astype(np.int64)]
+            out[ok] = leaves[(col[ok] > threshold).astype(np.int64)]
         return out

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from numba import njit
 from sklearn.utils.validation import _check_sample_weight
 
 from redecorate.learners.base import EncodedClassifier
 from redecorate.learners.features import FeatureSchema
 
-__all__ = ["IncrementalClassifier", "add_value_weights", "class_codes", "first_batch_classes"]
+__all__ = ["AttributeCounts", "IncrementalClassifier", "class_codes", "first_batch_classes"]
 
 
 def class_codes(classes: np.ndarray, y) -> np.ndarray:
@@ -47,26 +48,155 @@ def first_batch_classes(y, classes, n_rows: int) -> np.ndarray:
     return np.unique(np.asarray(y))
 
 
-def add_value_weights(values: np.ndarray, table: np.ndarray, column: np.ndarray, y: np.ndarray,
-                      w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Add a batch to one attribute's histogram: its sorted distinct ``values`` and their
-    (values × classes) weights ``table``. Missing values (NaN) are left out.
+@njit(cache=True)
+def _absorb(X, y, w, order, numeric, nominal, nominal_offsets, counts, class_w, offsets, values, weights):
+    """Add rows to the statistics; returns new arrays (the packed layout moves, and an
+    unpickled model may hold read-only ones): class weights, nominal counts and the numeric
+    histograms with the rows merged in. ``order[a]`` sorts the rows by numeric attribute
+    ``numeric[a]``, missing values last.
 
-    The sufficient statistic of learners whose batch model depends on the distinct values
-    themselves (Weka's naive Bayes precision, a stump's candidate thresholds): keeping the
-    histogram, not running sums, is what makes them lossless.
+    Per numeric attribute the rows' values, in sorted order, are merged with the stored
+    sorted distinct values, so the histogram after any sequence of batches is the batch
+    histogram (bit for bit when the weights are whole numbers, copies, whose sums are exact).
     """
-    ok = ~np.isnan(column)
-    if not ok.any():
-        return values, table
-    new_values, inverse = np.unique(column[ok], return_inverse=True)
-    new_table = np.zeros((new_values.size, table.shape[1]))
-    np.add.at(new_table, (inverse, y[ok]), w[ok])
-    merged = np.union1d(values, new_values)
-    out = np.zeros((merged.size, table.shape[1]))
-    out[np.searchsorted(merged, values)] += table
-    out[np.searchsorted(merged, new_values)] += new_table
-    return merged, out
+    n, K = X.shape[0], class_w.size
+    class_w, counts = class_w.copy(), counts.copy()
+    for i in range(n):
+        class_w[y[i]] += w[i]
+    for a in range(nominal.size):
+        j, lo = nominal[a], nominal_offsets[a]
+        size = nominal_offsets[a + 1] - lo
+        for i in range(n):
+            v = X[i, j]
+            if not np.isnan(v):
+                code = np.int64(v)
+                if 0 <= code < size:
+                    counts[lo + code, y[i]] += w[i]
+    # Count the new values not stored yet, so the merged arrays are allocated at their size.
+    p = numeric.size
+    n_known = np.zeros(p, dtype=np.int64)
+    added = 0
+    for a in range(p):
+        j, lo, hi = numeric[a], offsets[a], offsets[a + 1]
+        m = 0
+        while m < n and not np.isnan(X[order[a, m], j]):
+            v = X[order[a, m], j]
+            if m == 0 or v != X[order[a, m - 1], j]:
+                at = lo + np.searchsorted(values[lo:hi], v)
+                if at == hi or values[at] != v:
+                    added += 1
+            m += 1
+        n_known[a] = m
+    out_values = np.empty(values.size + added)
+    out_weights = np.empty((values.size + added, K))
+    out_offsets = np.zeros(p + 1, dtype=np.int64)
+    # Merge: runs of stored values between two new ones are copied as blocks (a stream
+    # flushing one row moves the arrays, it does not walk them value by value).
+    pos = 0
+    for a in range(p):
+        j, old, old_end, start = numeric[a], offsets[a], offsets[a + 1], pos
+        for k in range(n_known[a]):
+            i = order[a, k]
+            v = X[i, j]
+            run = np.searchsorted(values[old:old_end], v)
+            if run:
+                out_values[pos:pos + run] = values[old:old + run]
+                out_weights[pos:pos + run] = weights[old:old + run]
+                pos += run
+                old += run
+            if pos == start or out_values[pos - 1] != v:
+                out_values[pos] = v
+                if old < old_end and values[old] == v:
+                    out_weights[pos] = weights[old]
+                    old += 1
+                else:
+                    out_weights[pos] = 0.0
+                pos += 1
+            out_weights[pos - 1, y[i]] += w[i]
+        run = old_end - old
+        out_values[pos:pos + run] = values[old:old_end]
+        out_weights[pos:pos + run] = weights[old:old_end]
+        pos += run
+        out_offsets[a + 1] = pos
+    return class_w, counts, out_offsets, out_values, out_weights
+
+
+class AttributeCounts:
+    """Weighted class counts per attribute value: the sufficient statistics of naive Bayes
+    and the decision stump.
+
+    Class weights; per nominal attribute a (declared values × classes) table; per numeric
+    attribute its sorted distinct values with their (values × classes) weights, packed into
+    one array (``numeric_offsets[a]:numeric_offsets[a + 1]`` is attribute ``numeric[a]``).
+    Missing values are left out. Weka's naive Bayes precision and a stump's candidate
+    thresholds depend on the distinct values themselves, so keeping the histogram, not
+    running sums, is what makes those learners lossless.
+
+    ``add`` only queues the rows; :meth:`flush` merges everything queued in one compiled
+    pass. A learner flushes when it next needs its model, so a stream of one-row updates
+    costs one merge per prediction, not one per row (and a queue never outgrows a quarter
+    of the rows already merged, which bounds its memory).
+    """
+
+    def __init__(self, schema: FeatureSchema, n_classes: int) -> None:
+        self.n_classes = n_classes
+        self.numeric = np.flatnonzero(~schema.is_nominal).astype(np.int64)
+        self.nominal = np.flatnonzero(schema.is_nominal).astype(np.int64)
+        sizes = schema.nominal_sizes[self.nominal]
+        self.nominal_offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.class_w = np.zeros(n_classes)
+        self.counts = np.zeros((int(self.nominal_offsets[-1]), n_classes))
+        self.numeric_offsets = np.zeros(self.numeric.size + 1, dtype=np.int64)
+        self.values = np.empty(0)
+        self.weights = np.zeros((0, n_classes))
+        self._queue: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._queued = 0
+        self._merged = 0
+
+    def add(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
+        """Queue encoded rows with their class codes and weights (merged by :meth:`flush`).
+        The rows are copied: a caller may reuse its buffers before the merge."""
+        self._queue.append((np.array(X, dtype=np.float64), np.array(y, dtype=np.int64),
+                            np.array(w, dtype=np.float64)))
+        self._queued += X.shape[0]
+        if self._queued > max(1024, self._merged // 4):
+            self.flush()
+
+    def flush(self) -> None:
+        """Merge the queued rows into the statistics."""
+        if not self._queue:
+            return
+        if len(self._queue) == 1:
+            X, y, w = self._queue[0]
+        else:
+            X = np.concatenate([q[0] for q in self._queue])
+            y = np.concatenate([q[1] for q in self._queue])
+            w = np.concatenate([q[2] for q in self._queue])
+        order = np.argsort(X.T[self.numeric], axis=1)  # NaN last; one call for all attributes
+        self.class_w, self.counts, self.numeric_offsets, self.values, self.weights = _absorb(
+            X, y, w, order, self.numeric, self.nominal, self.nominal_offsets, self.counts, self.class_w,
+            self.numeric_offsets, self.values, self.weights)
+        self._merged += self._queued
+        self._queue, self._queued = [], 0
+
+    def grow_classes(self, n_classes: int) -> None:
+        """Make room for classes first seen mid-stream (they have no weight yet)."""
+        self.flush()
+        extra = n_classes - self.n_classes
+        self.class_w = np.concatenate([self.class_w, np.zeros(extra)])
+        self.counts = np.hstack([self.counts, np.zeros((self.counts.shape[0], extra))])
+        self.weights = np.hstack([self.weights, np.zeros((self.weights.shape[0], extra))])
+        self.n_classes = n_classes
+
+    def numeric_table(self, a: int) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted distinct values and their (values × classes) weights of numeric attribute
+        ``numeric[a]`` (views; call :meth:`flush` first)."""
+        lo, hi = self.numeric_offsets[a], self.numeric_offsets[a + 1]
+        return self.values[lo:hi], self.weights[lo:hi]
+
+    def nominal_table(self, a: int) -> np.ndarray:
+        """(declared values × classes) weights of nominal attribute ``nominal[a]`` (a view)."""
+        return self.counts[self.nominal_offsets[a]:self.nominal_offsets[a + 1]]
 
 
 class IncrementalClassifier(EncodedClassifier):

@@ -24,11 +24,13 @@ than textbook Naive Bayes:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from scipy.special import ndtr
+from numba import njit
 
 from redecorate.learners.features import FeatureSchema
-from redecorate.learners.incremental import IncrementalClassifier, add_value_weights
+from redecorate.learners.incremental import AttributeCounts, IncrementalClassifier
 
 __all__ = ["NaiveBayes", "numeric_precision"]
 
@@ -36,6 +38,7 @@ DEFAULT_NUM_PRECISION = 0.01
 """Weka's ``NaiveBayes.DEFAULT_NUM_PRECISION``."""
 
 _FLOOR = 1e-75
+_SQRT1_2 = math.sqrt(0.5)
 
 
 def numeric_precision(values: np.ndarray) -> float:
@@ -45,14 +48,121 @@ def numeric_precision(values: np.ndarray) -> float:
     ``(hi - lo) / (d - 1)``; with fewer than two it is :data:`DEFAULT_NUM_PRECISION`.
     """
     v = np.unique(values[~np.isnan(values)])
-    if v.size < 2:
+    return float(_precision(v, 0, v.size))
+
+
+@njit(cache=True)
+def _precision(values, lo, hi):
+    """Weka's precision of the sorted distinct ``values[lo:hi]``: its gaps summed in order,
+    as Weka's loop does, over their number."""
+    if hi - lo < 2:
         return DEFAULT_NUM_PRECISION
-    return float(np.sum(np.diff(v)) / (v.size - 1))
+    total = 0.0
+    for i in range(lo + 1, hi):
+        total += values[i] - values[i - 1]
+    return total / (hi - lo - 1)
 
 
-def _round(values: np.ndarray, precision: float) -> np.ndarray:
-    """Weka's ``NormalEstimator.round``: ``rint(x / δ) * δ`` (ties to even, as Java's rint)."""
-    return np.rint(values / precision) * precision
+@njit(cache=True)
+def _estimators(class_w, counts, nominal_offsets, offsets, values, weights, numeric, n_features):
+    """Weka's estimators from the sufficient statistics (:class:`AttributeCounts`): the
+    log class prior; per declared nominal value (a row of the packed table) log of
+    (Σw_{y,v} + 1) / (Σw_y + |domain|); per numeric attribute the precision and, per class,
+    mean and sd.
+
+    Rounding depends on the precision, which changes with every new distinct value, so the
+    numeric sums are taken afresh over the distinct values (sorted: the same order whatever
+    the stream), not kept running."""
+    K = class_w.size
+    log_prior = np.log((class_w + 1.0) / (class_w.sum() + K))
+    log_table = np.empty(counts.shape)
+    for a in range(nominal_offsets.size - 1):
+        lo, hi = nominal_offsets[a], nominal_offsets[a + 1]
+        for c in range(K):
+            total = 0.0
+            for v in range(lo, hi):
+                total += counts[v, c]
+            for v in range(lo, hi):
+                log_table[v, c] = math.log((counts[v, c] + 1.0) / (total + (hi - lo)))
+    precision = np.full(n_features, np.nan)
+    mean = np.full((K, n_features), np.nan)
+    sd = np.full((K, n_features), np.nan)
+    sw, s1, s2 = np.empty(K), np.empty(K), np.empty(K)
+    for a in range(numeric.size):
+        j, lo, hi = numeric[a], offsets[a], offsets[a + 1]
+        delta = _precision(values, lo, hi)
+        precision[j] = delta
+        sw[:] = 0.0
+        s1[:] = 0.0
+        s2[:] = 0.0
+        for i in range(lo, hi):
+            r = np.rint(values[i] / delta) * delta
+            rr = r * r
+            for c in range(K):
+                wc = weights[i, c]
+                sw[c] += wc
+                s1[c] += wc * r
+                s2[c] += wc * rr
+        floor = delta / 6.0
+        for c in range(K):
+            m, d = 0.0, 0.0
+            if sw[c] > 0:
+                m = s1[c] / sw[c]
+                d = math.sqrt(abs(s2[c] - m * s1[c]) / sw[c])
+            mean[c, j] = m
+            sd[c, j] = max(floor, d) if d > 1e-10 else floor
+    return log_prior, log_table, precision, mean, sd
+
+
+@njit(cache=True, inline="always")
+def _ndtr(a):
+    """Standard normal CDF, Weka's ``Statistics.normalProbability`` (the Cephes form)."""
+    x = a * _SQRT1_2
+    z = abs(x)
+    if z < _SQRT1_2:
+        return 0.5 + 0.5 * math.erf(x)
+    y = 0.5 * math.erfc(z)
+    return 1.0 - y if x > 0 else y
+
+
+@njit(cache=True)
+def _posterior(X, nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd):
+    """Class probabilities: log P(y) + Σ_j log max(1e-75, P(x_j | y)) over the non-missing
+    attributes, in attribute order, normalised (one compiled pass: a stream predicts one
+    example at a time, where per-attribute array calls would cost more than the arithmetic)."""
+    n, d = X.shape
+    K = class_log_prior.size
+    log_floor = math.log(_FLOOR)
+    out = np.empty((n, K))
+    joint = np.empty(K)
+    for r in range(n):
+        joint[:] = class_log_prior
+        for j in range(d):
+            v = X[r, j]
+            if np.isnan(v):
+                continue
+            a = nominal_index[j]
+            if a >= 0:
+                code = np.int64(v)
+                lo = nominal_offsets[a]
+                if 0 <= code < nominal_offsets[a + 1] - lo:
+                    for c in range(K):
+                        joint[c] += max(log_table[lo + code, c], log_floor)
+                continue
+            delta = precision[j]
+            x = np.rint(v / delta) * delta
+            for c in range(K):
+                mu, s = mean[c, j], sd[c, j]
+                p = _ndtr((x - mu + delta / 2) / s) - _ndtr((x - mu - delta / 2) / s)
+                joint[c] += math.log(max(p, _FLOOR))
+        top = joint.max()
+        total = 0.0
+        for c in range(K):
+            joint[c] = math.exp(joint[c] - top)
+            total += joint[c]
+        for c in range(K):
+            out[r, c] = joint[c] / total
+    return out
 
 
 class NaiveBayes(IncrementalClassifier):
@@ -62,7 +172,9 @@ class NaiveBayes(IncrementalClassifier):
     estimation or supervised discretisation would invite settings the thesis never ran.
     It learns from a stream too (``partial_fit``): the statistics are weighted counts and
     per-value histograms, so the model after any sequence of batches is the batch model on
-    their union (lossless, Oza §2.3), and a weight of k is k copies (proportional).
+    their union (lossless, Oza §2.3), and a weight of k is k copies (proportional). The
+    estimators are computed when the model is next used, not after every update: a stream
+    of small batches pays for them once per prediction.
 
     Attributes
     ----------
@@ -81,89 +193,59 @@ class NaiveBayes(IncrementalClassifier):
         rounding depend on the distinct values of the whole training set, so those are kept
         rather than running sums: the model after any stream is the batch model)."""
         self._schema = schema
-        self._class_w = np.zeros(n_classes)
-        self._nominal = {j: np.zeros((n_classes, len(schema.categories[j] or ())))
-                         for j in range(schema.n_features) if schema.is_nominal[j]}
-        self._numeric = {j: (np.empty(0), np.zeros((0, n_classes)))
-                         for j in range(schema.n_features) if not schema.is_nominal[j]}
+        self._stats = AttributeCounts(schema, n_classes)
+        nominal_index = np.full(schema.n_features, -1, dtype=np.int64)
+        nominal_index[self._stats.nominal] = np.arange(self._stats.nominal.size)
+        self._nominal_index = nominal_index
         self.n_classes_ = n_classes
+        self._cache: dict[str, object] = {}
 
     def _partial_fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> None:
-        w = np.asarray(sample_weight, dtype=np.float64)
-        K = self.n_classes_
-        self._class_w += np.bincount(y, weights=w, minlength=K)
-        for j, counts in self._nominal.items():
-            col = X[:, j]
-            ok = ~np.isnan(col)
-            codes = col[ok].astype(np.int64)
-            inside = (codes >= 0) & (codes < counts.shape[1])
-            np.add.at(counts, (y[ok][inside], codes[inside]), w[ok][inside])
-        for j, (values, weights) in self._numeric.items():
-            self._numeric[j] = add_value_weights(values, weights, X[:, j], y, w)
-        self._finalise()
+        self._stats.add(X, y, sample_weight)
+        self._cache = {}
 
     def _grow_classes(self, n_classes: int) -> None:
-        extra = n_classes - self.n_classes_
-        self._class_w = np.concatenate([self._class_w, np.zeros(extra)])
-        self._nominal = {j: np.vstack([c, np.zeros((extra, c.shape[1]))]) for j, c in self._nominal.items()}
-        self._numeric = {j: (v, np.hstack([w, np.zeros((w.shape[0], extra))]))
-                         for j, (v, w) in self._numeric.items()}
+        self._stats.grow_classes(n_classes)
         self.n_classes_ = n_classes
-        self._finalise()
+        self._cache = {}
 
-    def _finalise(self) -> None:
-        """The Weka estimators from the sufficient statistics (see the module docstring)."""
-        K, d = self.n_classes_, self._schema.n_features
-        class_w = self._class_w
-        self.class_log_prior_ = np.log((class_w + 1.0) / (class_w.sum() + K))
-        self.precision_ = np.full(d, np.nan)
-        self.mean_ = np.full((K, d), np.nan)
-        self.sd_ = np.full((K, d), np.nan)
-        self.nominal_log_prob_: dict[int, np.ndarray] = {}
-        for j, counts in self._nominal.items():
-            size = counts.shape[1]
-            with np.errstate(divide="ignore"):
-                self.nominal_log_prob_[j] = np.log((counts + 1.0) / (counts.sum(axis=1, keepdims=True) + size))
-        for j, (values, weights) in self._numeric.items():
-            delta = (float(np.sum(np.diff(values)) / (values.size - 1)) if values.size >= 2
-                     else DEFAULT_NUM_PRECISION)
-            self.precision_[j] = delta
-            v = _round(values, delta)
-            sw = weights.sum(axis=0)
-            s1 = weights.T @ v
-            s2 = weights.T @ (v * v)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                mean = np.where(sw > 0, s1 / sw, 0.0)
-                sd = np.where(sw > 0, np.sqrt(np.abs(s2 - mean * s1) / sw), 0.0)
-            floor = delta / 6.0
-            self.mean_[:, j] = mean
-            self.sd_[:, j] = np.where(sd > 1e-10, np.maximum(floor, sd), floor)
+    def _model(self) -> dict[str, np.ndarray]:
+        """The Weka estimators from the sufficient statistics (see the module docstring),
+        computed once after new data, into a memo that a prediction fills without changing
+        the estimator's attributes (scikit-learn's rule that ``predict`` leaves ``__dict__``
+        alone)."""
+        if not self._cache:
+            stats = self._stats
+            stats.flush()
+            log_prior, log_table, precision, mean, sd = _estimators(
+                stats.class_w, stats.counts, stats.nominal_offsets, stats.numeric_offsets, stats.values,
+                stats.weights, stats.numeric, self._schema.n_features)
+            self._cache.update(class_log_prior=log_prior, log_table=log_table, precision=precision,
+                               mean=mean, sd=sd)
+        return self._cache
 
-    def _joint_log(self, X: np.ndarray) -> np.ndarray:
-        """log P(y) + Σ_j log max(1e-75, P(x_j | y)) over the non-missing attributes."""
-        out = np.tile(self.class_log_prior_, (X.shape[0], 1))
-        log_floor = np.log(_FLOOR)
-        for j in range(X.shape[1]):
-            col = X[:, j]
-            ok = ~np.isnan(col)
-            if not ok.any():
-                continue
-            if j in self.nominal_log_prob_:
-                table = self.nominal_log_prob_[j]
-                codes = col[ok].astype(np.int64)
-                valid = (codes >= 0) & (codes < table.shape[1])
-                rows = np.flatnonzero(ok)[valid]
-                out[rows] += np.maximum(table[:, codes[valid]].T, log_floor)
-                continue
-            delta = self.precision_[j]
-            x = _round(col[ok], delta)[:, None]
-            mu, sd = self.mean_[:, j][None, :], self.sd_[:, j][None, :]
-            p = ndtr((x - mu + delta / 2) / sd) - ndtr((x - mu - delta / 2) / sd)
-            out[ok] += np.log(np.maximum(p, _FLOOR))
-        return out
+    @property
+    def class_log_prior_(self) -> np.ndarray:
+        return self._model()["class_log_prior"]
+
+    @property
+    def precision_(self) -> np.ndarray:
+        return self._model()["precision"]
+
+    @property
+    def mean_(self) -> np.ndarray:
+        return self._model()["mean"]
+
+    @property
+    def sd_(self) -> np.ndarray:
+        return self._model()["sd"]
+
+    @property
+    def nominal_log_prob_(self) -> dict[int, np.ndarray]:
+        table, offsets = self._model()["log_table"], self._stats.nominal_offsets
+        return {int(j): table[offsets[a]:offsets[a + 1]].T for a, j in enumerate(self._stats.nominal)}
 
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
-        joint = self._joint_log(X)
-        joint -= joint.max(axis=1, keepdims=True)
-        p = np.exp(joint)
-        return p / p.sum(axis=1, keepdims=True)
+        e = self._model()
+        return _posterior(np.asarray(X, dtype=np.float64), self._nominal_index, self._stats.nominal_offsets,
+                          e["log_table"], e["class_log_prior"], e["precision"], e["mean"], e["sd"])

@@ -34,6 +34,44 @@ def _row_keys(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     return table.view(np.dtype((np.void, table.dtype.itemsize * table.shape[1]))).ravel()
 
 
+class _DistinctRows:
+    """The distinct (example, class) rows seen with their total weights, in one canonical
+    order (sorted by key). ``add`` only queues a batch; :meth:`rows` merges the queue when the
+    rows are next needed, so a stream of small batches dedupes once per tree, not once per
+    batch (and a queue never outgrows a quarter of the rows already merged, which bounds its
+    memory). One object whose contents change, so that building a tree at prediction time
+    leaves the estimator's attributes as they were."""
+
+    def __init__(self, n_features: int) -> None:
+        self.X = np.empty((0, n_features))
+        self.y = np.empty(0, dtype=np.int64)
+        self.w = np.empty(0)
+        self._queue: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._queued = 0
+
+    def add(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
+        """Queue rows of positive weight (copies: a caller may reuse its buffers)."""
+        keep = w > 0
+        self._queue.append((np.array(X[keep], dtype=np.float64), np.array(y[keep], dtype=np.int64),
+                            np.array(w[keep], dtype=np.float64)))
+        self._queued += int(np.count_nonzero(keep))
+        if self._queued > max(1024, self.y.size // 4):
+            self.rows()
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(X, y, w) of the distinct rows, the queue merged in."""
+        if self._queue:
+            X_all = np.vstack([self.X, *(q[0] for q in self._queue)])
+            y_all = np.concatenate([self.y, *(q[1] for q in self._queue)])
+            w_all = np.concatenate([self.w, *(q[2] for q in self._queue)])
+            self._queue, self._queued = [], 0
+            unique, first, inverse = np.unique(_row_keys(X_all, y_all), return_index=True,
+                                               return_inverse=True)
+            self.X, self.y = X_all[first], y_all[first]
+            self.w = np.bincount(inverse.ravel(), weights=w_all, minlength=unique.size)
+        return self.X, self.y, self.w
+
+
 class OnlineTree(IncrementalClassifier):
     """J48 that learns from a stream and always equals the batch J48 on the rows seen.
 
@@ -59,26 +97,21 @@ class OnlineTree(IncrementalClassifier):
     def _reset_stream(self, schema: FeatureSchema, n_classes: int) -> None:
         self._schema = schema
         self.n_classes_ = n_classes
-        self._X = np.empty((0, schema.n_features))
-        self._y = np.empty(0, dtype=np.int64)
-        self._w = np.empty(0)
+        self._rows = _DistinctRows(schema.n_features)
         self._cache: dict[str, object] = {}
 
     def _partial_fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> None:
-        keep = np.asarray(sample_weight) > 0
-        X_all = np.vstack([self._X, X[keep]])
-        y_all = np.concatenate([self._y, y[keep]])
-        w_all = np.concatenate([self._w, np.asarray(sample_weight, dtype=np.float64)[keep]])
-        keys = _row_keys(X_all, y_all)
-        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        self._X, self._y = X_all[first], y_all[first]
-        self._w = np.bincount(inverse.ravel(), weights=w_all, minlength=unique.size)
-        self.n_distinct_ = unique.size
+        self._rows.add(X, y, np.asarray(sample_weight, dtype=np.float64))
         self._cache = {}
 
     def _grow_classes(self, n_classes: int) -> None:
         self.n_classes_ = n_classes
         self._cache = {}
+
+    @property
+    def n_distinct_(self) -> int:
+        """Distinct (example, class) rows stored."""
+        return int(self._rows.rows()[1].size)
 
     @property
     def tree_(self):
@@ -91,22 +124,25 @@ class OnlineTree(IncrementalClassifier):
         if "tree" not in self._cache:
             from redecorate.learners.j48 import J48
 
+            X, y, w = self._rows.rows()
             tree = J48(confidence=self.confidence, min_instances=self.min_instances,
                        unpruned=self.unpruned)
-            integral = np.all(self._w == np.round(self._w))
-            multiplicity = self._w.astype(np.int64) if integral else None
-            tree._fit_encoded(self._X, self._y, self._w, self._schema, self.n_classes_,
-                              multiplicity=multiplicity)
+            integral = np.all(w == np.round(w))
+            multiplicity = w.astype(np.int64) if integral else None
+            tree._fit_encoded(X, y, w, self._schema, self.n_classes_, multiplicity=multiplicity)
             tree.classes_ = np.arange(self.n_classes_)
             self._cache["tree"] = tree
         return self._cache["tree"]
 
+    def _empty(self) -> bool:
+        return self._rows.rows()[1].size == 0
+
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
-        if self._X.shape[0] == 0:
+        if self._empty():
             return np.full((X.shape[0], self.n_classes_), 1.0 / self.n_classes_)
         return self._tree()._proba_encoded(X)
 
     def _proba_and_classify_encoded(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if self._X.shape[0] == 0:
+        if self._empty():
             return super()._proba_and_classify_encoded(X)
         return self._tree()._proba_and_classify_encoded(X)
