@@ -195,3 +195,53 @@ def test_a_second_live_run_in_the_same_directory_is_refused(tmp_path: Path) -> N
             if first.poll() is None:
                 os.killpg(first.pid, signal.SIGKILL)
                 first.wait()
+
+
+@requires_mirror
+def test_records_from_an_earlier_run_are_reused_only_for_the_same_job(smoke_reference: Path, tmp_path: Path) -> None:
+    """An experiment continued elsewhere: the jobs whose records were kept (here labor's) are
+    copied, not recomputed; a kept file of another job (different settings) is not taken."""
+    import pandas as pd
+
+    from redecorate.job_records import job_record_info, write_job_records
+
+    earlier = tmp_path / "kept"
+    kept = earlier / smoke.EXPERIMENT / "records"
+    (kept / "labor").mkdir(parents=True)
+    (kept / "iris").mkdir(parents=True)
+    reference = smoke.results_dir(smoke_reference) / "records"
+    (kept / "labor" / "chunk0.parquet").write_bytes((reference / "labor" / "chunk0.parquet").read_bytes())
+    # iris's records under another job's key (as if its settings had differed): not taken.
+    decoy = kept / "iris" / "chunk7.parquet"
+    write_job_records(pd.read_parquet(reference / "iris" / "chunk0.parquet"), decoy, key="0" * 64,
+                      git={"commit": None, "dirty": None}, cpu_s=1.0)  # fmt: skip
+    assert job_record_info(decoy)["key"] != job_record_info(reference / "iris" / "chunk0.parquet")["key"]
+
+    workdir = tmp_path / "continued"
+    result = smoke.run_snakemake(workdir, "--config", *smoke.SMOKE_CONFIG, f"records_from={earlier}")
+    assert result.returncode == 0, smoke.output_of(result)[-5000:]
+    results = smoke.results_dir(workdir)
+    labor_log = (results / "logs" / "labor" / "chunk0.log").read_text()
+    iris_log = (results / "logs" / "iris" / "chunk0.log").read_text()
+    assert "reused the records of" in labor_log and "fold" not in labor_log
+    assert "reused" not in iris_log and "iris decorate run 0 fold 3/3" in iris_log
+    # The copy is the earlier file's content, fit_seconds included; the whole is the reference's.
+    pd.testing.assert_frame_equal(pd.read_parquet(results / "records" / "labor" / "chunk0.parquet"),
+                                  pd.read_parquet(reference / "labor" / "chunk0.parquet"), check_exact=True)
+    smoke.assert_same_records(smoke.results_dir(smoke_reference) / "records.parquet", results / "records.parquet")
+    provenance = json.loads((results / "provenance.json").read_text(encoding="utf-8"))
+    jobs = {job["job"]: job for job in provenance["jobs"]}
+    labor, iris = jobs["experiment_job/labor/chunk0"]["records"], jobs["experiment_job/iris/chunk0"]["records"]
+    assert labor["reused_from"].endswith("labor/chunk0.parquet") and "reused_from" not in {
+        k for k, v in iris.items() if v is not None}
+    assert labor["cpu_s"] == job_record_info(reference / "labor" / "chunk0.parquet")["cpu_s"]
+    assert provenance["totals"]["jobs_reused"] == 1
+    assert provenance["totals"]["records_cpu_s"] == pytest.approx(labor["cpu_s"] + iris["cpu_s"])
+
+
+@requires_mirror
+def test_records_from_must_be_a_directory(tmp_path: Path) -> None:
+    result = smoke.run_snakemake(tmp_path, "-n", "--config", *smoke.SMOKE_CONFIG, "records_from=no/such/dir")
+    text = smoke.output_of(result)
+    assert result.returncode != 0
+    assert "key 'records_from'" in text and "is not a directory" in text, text[-2000:]

@@ -12,7 +12,10 @@ written by the workflow's ``provenance`` rule after every other output of the ex
   whitespace) so the hash does not depend on YAML formatting or key order;
 * the prepared datasets' JSON sidecars (their ``source`` and ``sha256``), plus the sidecar's
   own checksum so a changed sidecar is visible too;
-* Snakemake ``benchmark:`` files (wall ``s`` and ``cpu_time`` columns) for per-job costs.
+* Snakemake ``benchmark:`` files (wall ``s`` and ``cpu_time`` columns) for per-job costs;
+* each job's records file (:mod:`redecorate.job_records`): the commit that computed its
+  records and the CPU that took, which differ from this run's when ``records_from`` supplied
+  them from an earlier run.
 
 Nothing here influences any record: provenance is a pure description, so it is allowed to
 contain clock readings and host names that differ between runs.
@@ -208,11 +211,42 @@ def build_provenance(
     sidecars: Iterable[str | os.PathLike[str]],
     benchmarks: Mapping[str, str | os.PathLike[str]],
     experiment_file: str | os.PathLike[str] | None = None,
+    job_records: Mapping[str, Mapping[str, Any] | None] | None = None,
 ) -> dict[str, Any]:
-    """Everything ``provenance.json`` holds, as a JSON-ready dict (see the module docstring)."""
+    """Everything ``provenance.json`` holds, as a JSON-ready dict (see the module docstring).
+
+    ``job_records`` maps a job label of ``benchmarks`` to what its records file says of
+    itself (:func:`redecorate.job_records.job_record_info`; None for a file without it).
+    """
     jobs = benchmark_times(benchmarks)
     wall = [j["wall_s"] for j in jobs if j["wall_s"] is not None]
     cpu = [j["cpu_s"] for j in jobs if j["cpu_s"] is not None]
+    records_cpu, reused, commits = [], 0, set()
+    for job in jobs:
+        if job_records is None or job["job"] not in job_records:
+            continue
+        info = job_records[job["job"]]
+        job["records"] = None if info is None else {
+            k: info.get(k) for k in ("commit", "dirty", "cpu_s", "host", "written_at", "reused_from")}
+        if info is None:
+            if job["cpu_s"] is not None:
+                records_cpu.append(job["cpu_s"])
+            continue
+        reused += "reused_from" in info
+        commits.add(info.get("commit"))
+        records_cpu.append(info.get("cpu_s") or 0.0)
+    totals: dict[str, Any] = {
+        "jobs": len(jobs),
+        "jobs_with_benchmark": len(wall),
+        "wall_s": round(sum(wall), 3),
+        "cpu_s": round(sum(cpu), 3),
+    }
+    if job_records is not None:
+        # What the records cost, wherever they were computed (this run's cpu_s only counts
+        # copying the ones reused from an earlier run).
+        totals["records_cpu_s"] = round(sum(records_cpu), 3)
+        totals["jobs_reused"] = reused
+        totals["records_commits"] = sorted(c for c in commits if c)
     experiment_block: dict[str, Any] = {
         "name": experiment,
         "settings": dict(experiment_settings),
@@ -239,12 +273,7 @@ def build_provenance(
         "datasets": dataset_sources(sidecars),
         "machine": machine_info(),
         "jobs": jobs,
-        "totals": {
-            "jobs": len(jobs),
-            "jobs_with_benchmark": len(wall),
-            "wall_s": round(sum(wall), 3),
-            "cpu_s": round(sum(cpu), 3),
-        },
+        "totals": totals,
     }
 
 

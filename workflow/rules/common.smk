@@ -4,7 +4,7 @@ Everything here runs once, when Snakemake parses the workflow, so configuration 
 fail before any job starts, with a message naming the file and key (see
 redecorate.protocol.experiment). Path conventions:
 
-* data_dir, results_dir, data_mirror and experiment *paths* given on the command line are
+* data_dir, results_dir, data_mirror, records_from and experiment *paths* given on the command line are
   relative to the working directory (Snakemake's convention for inputs and outputs);
 * registry, published_dir and experiment *names* are resolved in the repository (next to
   this Snakefile), so `snakemake --directory elsewhere` still finds them.
@@ -38,13 +38,9 @@ def _repo_path(value):
 def _normalise_config(cfg):
     """Undo what the command line cannot express: --config parses `null` as the text 'null'
     and a single experiment as a string."""
-    if isinstance(cfg.get("data_mirror"), str) and cfg["data_mirror"].strip().lower() in (
-        "",
-        "null",
-        "none",
-        "~",
-    ):
-        cfg["data_mirror"] = None
+    for key in ("data_mirror", "records_from"):
+        if isinstance(cfg.get(key), str) and cfg[key].strip().lower() in ("", "null", "none", "~"):
+            cfg[key] = None
     if isinstance(cfg.get("experiments"), str):
         cfg["experiments"] = [cfg["experiments"]]
     if isinstance(cfg.get("experiments"), list) and ALL_EXPERIMENTS in cfg["experiments"]:
@@ -55,6 +51,7 @@ def _normalise_config(cfg):
         cfg["experiments"] = names + extra
     cfg.setdefault("published_dir", "config/published")
     cfg.setdefault("data_mirror", None)
+    cfg.setdefault("records_from", None)
     cfg.setdefault("job_seconds", DEFAULT_TARGET_SECONDS)
 
 
@@ -116,6 +113,12 @@ def _load_all(cfg):
         raise ExperimentConfigError(
             f"{CONFIG_SOURCE}: key 'data_mirror': {os.path.abspath(cfg['data_mirror'])} "
             "is not a directory"
+        )
+    if cfg["records_from"] is not None and not Path(cfg["records_from"]).is_dir():
+        raise ExperimentConfigError(
+            f"{CONFIG_SOURCE}: key 'records_from': {os.path.abspath(cfg['records_from'])} "
+            "is not a directory (give the directory that holds <experiment>/records/, e.g. "
+            "reproduced, or null)"
         )
     algorithms = _known_algorithms()
     datasets = _load_registry(registry)

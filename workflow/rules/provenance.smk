@@ -46,6 +46,10 @@ def _provenance_settings(wildcards):
         "experiment_file": str(spec.path),
         "config": {key: config[key] for key in sorted(config)},
         "benchmarks": _experiment_benchmarks(wildcards.experiment),
+        "job_records": {
+            f"experiment_job/{record_job(record)}": record
+            for record in experiment_records(wildcards.experiment)
+        },
         "repo": str(REPO),
     }
 
