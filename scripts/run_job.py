@@ -2,8 +2,8 @@
 
 Called by rule ``experiment_job`` (workflow/rules/jobs.smk) for every kind of experiment;
 the work is :func:`redecorate.kinds.jobs.run_chunk` with the experiment kind's unit of work.
-With ``records_from`` configured, an earlier records file of the same job (same key:
-:mod:`redecorate.job_records`) is copied instead. Progress lines (the kind's, one per fold,
+With ``records_from`` configured, units an earlier run left there with the same settings
+key are read instead of computed (:mod:`redecorate.job_records`). Progress lines (the kind's, one per fold,
 and one per finished unit) go to the job's log.
 """
 
@@ -17,15 +17,8 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 from redecorate.data import load_prepared  # noqa: E402
-from redecorate.job_records import (  # noqa: E402
-    find_job_records,
-    job_key,
-    process_cpu_seconds,
-    reuse_job_records,
-    write_job_records,
-)
+from redecorate.job_records import process_cpu_seconds, run_job_records, write_job_records  # noqa: E402
 from redecorate.kinds import get_kind  # noqa: E402
-from redecorate.kinds.jobs import run_chunk  # noqa: E402
 from redecorate.provenance import git_state  # noqa: E402
 from redecorate.util import job_log  # noqa: E402
 
@@ -33,36 +26,32 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def main(smk: Any) -> None:
-    """Run the units of ``smk.params.job`` on the prepared dataset (or reuse their earlier
-    records); write the records."""
+    """Run the units of ``smk.params.job`` on the prepared dataset (reusing the units an
+    earlier run left under ``records_from``); write the records."""
     params = dict(smk.params.job)
-    name = smk.wildcards.dataset
-    key = job_key(params["kind"], params["settings"], params["units"], name)
     with job_log(smk.log[0] if smk.log else None):
-        records_from = smk.config.get("records_from")
-        earlier = find_job_records(records_from, smk.wildcards.experiment, name, key) if records_from else None
-        if earlier is not None:
-            info = reuse_job_records(earlier, smk.output.records)
-            print(f"reused the records of {earlier} (same job key {key[:12]}; computed at commit "
-                  f"{info.get('commit')} on {info.get('host')} in {info.get('cpu_s')} CPU s)", flush=True)
-            return
         dataset = load_prepared(smk.input.dataset)
-        if dataset.name != name:
+        if dataset.name != smk.wildcards.dataset:
             # Records and seeds are keyed by the registry key the workflow asked for.
-            dataset = dataclasses.replace(dataset, name=name)
+            dataset = dataclasses.replace(dataset, name=smk.wildcards.dataset)
         print(f"job kind={params['kind']} units={params['units']}", flush=True)
         print(f"settings {params['settings']}", flush=True)
-        records = run_chunk(
+        records, meta = run_job_records(
             dataset,
+            params["kind"],
             get_kind(params["kind"]),
             params["settings"],
             params["units"],
+            experiment=smk.wildcards.experiment,
+            records_from=smk.config.get("records_from"),
             progress=lambda line: print(line, flush=True),
         )
         # The whole process, start-up and imports included (as Snakemake's benchmark samples).
         cpu = process_cpu_seconds()
-        write_job_records(records, smk.output.records, key=key, git=git_state(REPO), cpu_s=cpu)
-        print(f"wrote {len(records)} records to {smk.output.records}", flush=True)
+        write_job_records(records, smk.output.records, git=git_state(REPO), cpu_s=cpu, **meta)
+        reused = sum(source is not None for source in meta["unit_sources"])
+        print(f"wrote {len(records)} records to {smk.output.records} ({reused} of "
+              f"{len(meta['units'])} units reused)", flush=True)
         print(f"process CPU {cpu:.2f} s", flush=True)
 
 

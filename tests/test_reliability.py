@@ -198,45 +198,44 @@ def test_a_second_live_run_in_the_same_directory_is_refused(tmp_path: Path) -> N
 
 
 @requires_mirror
-def test_records_from_an_earlier_run_are_reused_only_for_the_same_job(smoke_reference: Path, tmp_path: Path) -> None:
-    """An experiment continued elsewhere: the jobs whose records were kept (here labor's) are
-    copied, not recomputed; a kept file of another job (different settings) is not taken."""
+def test_records_from_an_earlier_run_are_reused_only_under_the_same_settings(
+    smoke_reference: Path, tmp_path: Path
+) -> None:
+    """An experiment continued elsewhere: the units whose records were kept (here labor's) are
+    read, not recomputed, even with another grouping into jobs; kept records made under
+    other settings (iris's, as if the seed had differed) are not taken."""
     import pandas as pd
 
     from redecorate.job_records import job_record_info, write_job_records
 
     earlier = tmp_path / "kept"
     kept = earlier / smoke.EXPERIMENT / "records"
-    (kept / "labor").mkdir(parents=True)
-    (kept / "iris").mkdir(parents=True)
     reference = smoke.results_dir(smoke_reference) / "records"
+    (kept / "labor").mkdir(parents=True)
     (kept / "labor" / "chunk0.parquet").write_bytes((reference / "labor" / "chunk0.parquet").read_bytes())
-    # iris's records under another job's key (as if its settings had differed): not taken.
-    decoy = kept / "iris" / "chunk7.parquet"
-    write_job_records(pd.read_parquet(reference / "iris" / "chunk0.parquet"), decoy, key="0" * 64,
-                      git={"commit": None, "dirty": None}, cpu_s=1.0)  # fmt: skip
-    assert job_record_info(decoy)["key"] != job_record_info(reference / "iris" / "chunk0.parquet")["key"]
+    iris = job_record_info(reference / "iris" / "chunk0.parquet")
+    decoy = {k: iris[k] for k in ("units", "unit_rows", "unit_cpu_s", "unit_sources")}
+    write_job_records(pd.read_parquet(reference / "iris" / "chunk0.parquet"), kept / "iris" / "chunk0.parquet",
+                      key="0" * 64, git={"commit": None, "dirty": None}, cpu_s=1.0, **decoy)  # fmt: skip
 
     workdir = tmp_path / "continued"
-    result = smoke.run_snakemake(workdir, "--config", *smoke.SMOKE_CONFIG, f"records_from={earlier}")
+    # One unit per job here (10 jobs), where the kept file holds all 5 units of labor.
+    result = smoke.run_snakemake(workdir, "--config", *smoke.SMOKE_CONFIG, smoke.ONE_UNIT_PER_JOB,
+                                 f"records_from={earlier}")  # fmt: skip
     assert result.returncode == 0, smoke.output_of(result)[-5000:]
     results = smoke.results_dir(workdir)
-    labor_log = (results / "logs" / "labor" / "chunk0.log").read_text()
-    iris_log = (results / "logs" / "iris" / "chunk0.log").read_text()
-    assert "reused the records of" in labor_log and "fold" not in labor_log
-    assert "reused" not in iris_log and "iris decorate run 0 fold 3/3" in iris_log
-    # The copy is the earlier file's content, fit_seconds included; the whole is the reference's.
-    pd.testing.assert_frame_equal(pd.read_parquet(results / "records" / "labor" / "chunk0.parquet"),
-                                  pd.read_parquet(reference / "labor" / "chunk0.parquet"), check_exact=True)
+    logs = {p.relative_to(results / "logs").as_posix(): p.read_text() for p in (results / "logs").glob("*/*.log")}
+    labor = [text for name, text in logs.items() if name.startswith("labor/")]
+    iris_logs = [text for name, text in logs.items() if name.startswith("iris/")]
+    assert len(labor) == 5 and len(iris_logs) == 5, sorted(logs)
+    assert all("reused from" in text and "fold 1/3" not in text for text in labor)
+    assert all("reused" not in text.replace("0 of 1 units reused", "") and "fold 3/3" in text for text in iris_logs)
     smoke.assert_same_records(smoke.results_dir(smoke_reference) / "records.parquet", results / "records.parquet")
     provenance = json.loads((results / "provenance.json").read_text(encoding="utf-8"))
-    jobs = {job["job"]: job for job in provenance["jobs"]}
-    labor, iris = jobs["experiment_job/labor/chunk0"]["records"], jobs["experiment_job/iris/chunk0"]["records"]
-    assert labor["reused_from"].endswith("labor/chunk0.parquet") and "reused_from" not in {
-        k for k, v in iris.items() if v is not None}
-    assert labor["cpu_s"] == job_record_info(reference / "labor" / "chunk0.parquet")["cpu_s"]
-    assert provenance["totals"]["jobs_reused"] == 1
-    assert provenance["totals"]["records_cpu_s"] == pytest.approx(labor["cpu_s"] + iris["cpu_s"])
+    totals = provenance["totals"]
+    assert totals["units_reused"] == 5 and totals["units_with_metadata"] == 10
+    labor_cpu = sum(job_record_info(reference / "labor" / "chunk0.parquet")["unit_cpu_s"])
+    assert totals["records_cpu_s"] == pytest.approx(totals["cpu_s"] + labor_cpu, abs=0.01)
 
 
 @requires_mirror

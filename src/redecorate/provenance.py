@@ -221,20 +221,22 @@ def build_provenance(
     jobs = benchmark_times(benchmarks)
     wall = [j["wall_s"] for j in jobs if j["wall_s"] is not None]
     cpu = [j["cpu_s"] for j in jobs if j["cpu_s"] is not None]
-    records_cpu, reused, commits = [], 0, set()
+    reused_cpu_total, units_reused, units_total = 0.0, 0, 0
     for job in jobs:
-        if job_records is None or job["job"] not in job_records:
-            continue
-        info = job_records[job["job"]]
-        job["records"] = None if info is None else {
-            k: info.get(k) for k in ("commit", "dirty", "cpu_s", "host", "written_at", "reused_from")}
+        info = (job_records or {}).get(job["job"])
         if info is None:
-            if job["cpu_s"] is not None:
-                records_cpu.append(job["cpu_s"])
             continue
-        reused += "reused_from" in info
-        commits.add(info.get("commit"))
-        records_cpu.append(info.get("cpu_s") or 0.0)
+        sources = info.get("unit_sources", [])
+        reused = [cpu_s for cpu_s, source in zip(info.get("unit_cpu_s", []), sources, strict=True) if source]
+        job["records"] = {
+            "commit": info.get("commit"), "dirty": info.get("dirty"), "cpu_s": info.get("cpu_s"),
+            "host": info.get("host"), "written_at": info.get("written_at"), "units": len(sources),
+            "units_reused": len(reused), "reused_cpu_s": round(sum(reused), 3),
+            "reused_from": sorted({source for source in sources if source}),
+        }  # fmt: skip
+        units_reused += len(reused)
+        units_total += len(sources)
+        reused_cpu_total += sum(reused)
     totals: dict[str, Any] = {
         "jobs": len(jobs),
         "jobs_with_benchmark": len(wall),
@@ -242,11 +244,11 @@ def build_provenance(
         "cpu_s": round(sum(cpu), 3),
     }
     if job_records is not None:
-        # What the records cost, wherever they were computed (this run's cpu_s only counts
-        # copying the ones reused from an earlier run).
-        totals["records_cpu_s"] = round(sum(records_cpu), 3)
-        totals["jobs_reused"] = reused
-        totals["records_commits"] = sorted(c for c in commits if c)
+        # What the records cost wherever they were computed: this run's CPU plus, for units
+        # taken from an earlier run (records_from), the CPU they took there.
+        totals["records_cpu_s"] = round(sum(cpu) + reused_cpu_total, 3)
+        totals["units_reused"] = units_reused
+        totals["units_with_metadata"] = units_total
     experiment_block: dict[str, Any] = {
         "name": experiment,
         "settings": dict(experiment_settings),

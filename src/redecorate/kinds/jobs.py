@@ -34,6 +34,7 @@ __all__ = [
     "plan_chunks",
     "plan_experiment",
     "run_chunk",
+    "run_units",
 ]
 
 DEFAULT_TARGET_SECONDS = 120.0
@@ -91,6 +92,33 @@ def _unit_text(unit: Unit) -> str:
     return " ".join(f"{key}={value}" for key, value in unit.items())
 
 
+def run_units(
+    dataset: Any,
+    kind: ExperimentKind,
+    settings: Mapping[str, Any],
+    units: Sequence[Unit],
+    progress: Callable[[str], None] = print,
+) -> list[tuple[pd.DataFrame, float]]:
+    """Run units of one job in order: each unit's records and the CPU seconds it took.
+
+    Progress: the kind's own lines (one per fold for ``passive``), and one line per finished
+    unit with the elapsed time and an estimate of the time left, so a long job's log says
+    how far it is.
+    """
+    out = []
+    started = time.perf_counter()
+    for i, unit in enumerate(units, start=1):
+        cpu = time.process_time()
+        out.append((kind.run_unit(dataset, settings, unit, progress), time.process_time() - cpu))
+        elapsed = time.perf_counter() - started
+        left = elapsed / i * (len(units) - i)
+        progress(
+            f"unit {i}/{len(units)} ({_unit_text(unit)}) done; elapsed {elapsed:.1f}s, "
+            f"about {math.ceil(left)}s left"
+        )
+    return out
+
+
 def run_chunk(
     dataset: Any,
     kind: ExperimentKind,
@@ -98,25 +126,11 @@ def run_chunk(
     units: Sequence[Unit],
     progress: Callable[[str], None] = print,
 ) -> pd.DataFrame:
-    """Run every unit of one job in order and return their records, concatenated.
-
-    Progress: the kind's own lines (one per fold for ``passive``), and one line per finished
-    unit with the elapsed time and an estimate of the time left, so a long job's log says
-    how far it is.
-    """
-    frames = []
-    started = time.perf_counter()
-    for i, unit in enumerate(units, start=1):
-        frames.append(kind.run_unit(dataset, settings, unit, progress))
-        elapsed = time.perf_counter() - started
-        left = elapsed / i * (len(units) - i)
-        progress(
-            f"unit {i}/{len(units)} ({_unit_text(unit)}) done; elapsed {elapsed:.1f}s, "
-            f"about {math.ceil(left)}s left"
-        )
-    if not frames:
+    """Run every unit of one job in order and return their records, concatenated."""
+    if not units:
         raise ValueError("a job needs at least one unit of work")
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat([frame for frame, _ in run_units(dataset, kind, settings, units, progress)],
+                     ignore_index=True)
 
 
 def dataset_shape(entry: Any, name: str | None = None) -> DatasetShape:
