@@ -110,7 +110,7 @@ def kept_units(root: str | os.PathLike[str], experiment: str, dataset: str, key:
     found: dict[str, KeptUnit] = {}
     for path in sorted((Path(root) / experiment / "records" / dataset).glob("*.parquet")):
         info = job_record_info(path)
-        if info is None or info.get("key") != key:
+        if info is None or info.get("key") != key or "units" not in info:
             continue
         start = 0
         for unit, rows, cpu, source in zip(info["units"], info["unit_rows"], info["unit_cpu_s"],
