@@ -14,36 +14,144 @@ batch stump on their union (lossless) and a weight of k is k copies (proportiona
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import AttributeCounts, IncrementalClassifier
-from redecorate.learners.information_gain import entropy
 
 __all__ = ["DecisionStump"]
 
 
-def _split_gain(table: np.ndarray) -> float:
-    """Information gain of a split whose branches have the class weights ``table`` (rows)."""
-    sizes = table.sum(axis=1)
-    total = sizes.sum()
+_GAIN_MARGIN = 1e-12
+"""A later attribute must beat the best gain so far by this much (ties go to the first)."""
+
+
+@njit(cache=True)
+def _entropy(w):
+    """Entropy in bits of the class weights ``w`` (zero weights contribute nothing)."""
+    total = 0.0
+    for c in range(w.size):
+        total += w[c]
     if total <= 0:
         return 0.0
-    return entropy(table.sum(axis=0)) - sum(s / total * entropy(r) for r, s in zip(table, sizes, strict=True) if s > 0)
+    h = 0.0
+    for c in range(w.size):
+        if w[c] > 0:
+            p = w[c] / total
+            h -= p * math.log2(p)
+    return h
 
 
-def _binary_gains(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """Information gain of every binary split at once: ``left``/``right`` are (splits, K)."""
+@njit(cache=True)
+def _best_test(class_w, counts, nominal, nominal_offsets, numeric, numeric_offsets, values, weights,
+               n_features):
+    """The test of highest information gain over the statistics of :class:`AttributeCounts`:
+    (attribute or -1, threshold or NaN, branches × classes weights of its leaves).
 
-    def rows_entropy(counts: np.ndarray) -> np.ndarray:
-        n = counts.sum(axis=1, keepdims=True)
-        p = np.divide(counts, n, out=np.zeros_like(counts), where=n > 0)
-        return -(p * np.log2(np.where(p > 0, p, 1.0))).sum(axis=1)
-
-    n_left, n_right = left.sum(axis=1), right.sum(axis=1)
-    total = n_left + n_right
-    after = (n_left * rows_entropy(left) + n_right * rows_entropy(right)) / np.where(total > 0, total, 1.0)
-    return rows_entropy((left + right)[:1]).item() - after
+    Attributes are scanned in order; a nominal one splits into its declared values (the gain
+    of the values observed, scaled by the known fraction), a numeric one at the midpoint of
+    the adjacent distinct values with the best binary gain (the first on ties), also scaled
+    by its known fraction. One compiled pass: online boosting asks a member for its test
+    after every example, where per-attribute array calls cost more than the arithmetic."""
+    K = class_w.size
+    total = 0.0
+    for c in range(K):
+        total += class_w[c]
+    where = np.full(n_features, -1, dtype=np.int64)  # attribute -> position among its kind
+    is_numeric = np.zeros(n_features, dtype=np.bool_)
+    for a in range(nominal.size):
+        where[nominal[a]] = a
+    for a in range(numeric.size):
+        where[numeric[a]] = a
+        is_numeric[numeric[a]] = True
+    best_gain, best_attr, best_threshold = 0.0, -1, np.nan
+    best_lo, best_hi, best_split = 0, 0, 0
+    column = np.empty(K)
+    left = np.empty(K)
+    right = np.empty(K)
+    for j in range(n_features):
+        a = where[j]
+        if a < 0:
+            continue
+        if not is_numeric[j]:
+            lo, hi = nominal_offsets[a], nominal_offsets[a + 1]
+            observed, known_w, n = 0, 0.0, 0.0
+            column[:] = 0.0
+            for v in range(lo, hi):
+                size = 0.0
+                for c in range(K):
+                    size += counts[v, c]
+                    column[c] += counts[v, c]
+                if size > 0:
+                    observed += 1
+                    known_w += size
+                n += size
+            if observed < 2 or n <= 0:
+                continue
+            after = 0.0
+            for v in range(lo, hi):
+                size = 0.0
+                for c in range(K):
+                    size += counts[v, c]
+                if size > 0:
+                    after += size / n * _entropy(counts[v])
+            gain = known_w / total * (_entropy(column) - after)
+            if gain > best_gain + _GAIN_MARGIN:
+                best_gain, best_attr, best_threshold = gain, j, np.nan
+                best_lo, best_hi, best_split = lo, hi, -1
+        else:
+            lo, hi = numeric_offsets[a], numeric_offsets[a + 1]
+            if hi - lo < 2:
+                continue
+            known_w = 0.0
+            column[:] = 0.0
+            for i in range(lo, hi):
+                for c in range(K):
+                    known_w += weights[i, c]
+                    column[c] += weights[i, c]
+            left[:] = 0.0
+            split_gain, split = -np.inf, -1
+            h_all = 0.0
+            for i in range(lo, hi - 1):
+                n_left, n_right = 0.0, 0.0
+                for c in range(K):
+                    left[c] += weights[i, c]
+                    right[c] = column[c] - left[c]
+                    n_left += left[c]
+                    n_right += right[c]
+                if i == lo:
+                    for c in range(K):
+                        right[c] += left[c]  # the parent's weights as the first split sees them
+                    h_all = _entropy(right)
+                    for c in range(K):
+                        right[c] = column[c] - left[c]
+                n_all = n_left + n_right
+                after = (n_left * _entropy(left) + n_right * _entropy(right)) / (n_all if n_all > 0 else 1.0)
+                g = h_all - after
+                if g > split_gain:
+                    split_gain, split = g, i
+            gain = known_w / total * split_gain
+            if gain > best_gain + _GAIN_MARGIN:
+                best_gain, best_attr = gain, j
+                best_threshold = (values[split] + values[split + 1]) / 2
+                best_lo, best_hi, best_split = lo, hi, split
+    if best_attr < 0:
+        return -1, np.nan, np.empty((0, K))
+    if best_split < 0:
+        return best_attr, best_threshold, counts[best_lo:best_hi].copy()
+    branches = np.zeros((2, K))  # left as accumulated in the scan, right = parent - left
+    for i in range(best_lo, best_split + 1):
+        for c in range(K):
+            branches[0, c] += weights[i, c]
+    for c in range(K):
+        column[c] = 0.0
+        for i in range(best_lo, best_hi):
+            column[c] += weights[i, c]
+        branches[1, c] = column[c] - branches[0, c]
+    return best_attr, best_threshold, branches
 
 
 class DecisionStump(IncrementalClassifier):
@@ -83,17 +191,6 @@ class DecisionStump(IncrementalClassifier):
         self.n_classes_ = n_classes
         self._cache = {}
 
-    def _tables(self):
-        """(attribute, distinct values or None, (values × classes) weights) per attribute,
-        in attribute order; a nominal attribute's table has a row per declared value."""
-        stats = self._stats
-        tables: list = [None] * self._schema.n_features
-        for a, j in enumerate(stats.numeric):
-            tables[j] = (int(j), *stats.numeric_table(a))
-        for a, j in enumerate(stats.nominal):
-            tables[j] = (int(j), None, stats.nominal_table(a))
-        return tables
-
     def _choose(self) -> dict[str, object]:
         """Pick the best test from the statistics (the same code for batch and online), when
         the stump is next used after new data: a stream of small batches chooses once per
@@ -102,31 +199,17 @@ class DecisionStump(IncrementalClassifier):
         alone)."""
         if self._cache:
             return self._cache
-        self._stats.flush()
-        class_w = self._stats.class_w
+        stats = self._stats
+        stats.flush()
+        class_w = stats.class_w
         total = class_w.sum()
         prior = class_w / total if total > 0 else np.full(self.n_classes_, 1.0 / self.n_classes_)
-        best = (0.0, -1, np.nan, None)
-        for j, values, table in self._tables():
-            if values is None:  # nominal: one branch per declared value
-                observed = table.sum(axis=1) > 0
-                if np.count_nonzero(observed) < 2:
-                    continue
-                known = table[observed].sum() / total
-                gain, threshold, branches = known * _split_gain(table), np.nan, table
-            else:
-                if values.size < 2:
-                    continue
-                known = table.sum() / total
-                left = np.cumsum(table, axis=0)[:-1]
-                right = table.sum(axis=0) - left
-                gains = _binary_gains(left, right)
-                i = int(np.argmax(gains))
-                gain, threshold = known * float(gains[i]), float((values[i] + values[i + 1]) / 2)
-                branches = np.vstack([left[i], right[i]])
-            if gain > best[0] + 1e-12:
-                best = (gain, j, threshold, branches)
-        _, attribute, threshold, branches = best
+        attribute, threshold, branches = _best_test(
+            class_w, stats.counts, stats.nominal, stats.nominal_offsets, stats.numeric, stats.numeric_offsets,
+            stats.values, stats.weights, self._schema.n_features)  # fmt: skip
+        attribute = int(attribute)
+        if attribute < 0:
+            branches = None
         if branches is None:
             leaves = prior[None, :]
         else:
