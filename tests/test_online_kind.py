@@ -132,3 +132,34 @@ def test_conclusions_count_signs_beside_the_trivial_prediction() -> None:
     # Published batch - online: +5, -2, -5, +5; reproduced: +10, -5, +10, +1: d3 disagrees.
     assert (row["datasets"], row["agreement"], row["trivial_agreement"]) == (4, 0.75, 0.5)
     assert table_pairs(["x", "batch", "online"], {"batch": ["gone", "online"]}) == [("batch", "online")]
+
+
+def test_the_boosting_experiment_reports_tables_without_published_values(tmp_path: Path) -> None:
+    """Oza's chapter-4 tables are not in the seed: reproduced tables, marked as such, with
+    each cell the mean of its records, and no published cell or conclusion."""
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    spec = load_experiment(REPO / "config" / "experiments" / "oza_online_boosting.yaml", schema=SCHEMA,
+                           scale="smoke")  # fmt: skip
+    settings = KIND.job_settings(spec)
+    data = load_dataset("balance-scale", registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+    records = pd.concat([KIND.run_unit(data, settings, unit, lambda _line: None) for unit in KIND.units(spec)],
+                        ignore_index=True)  # fmt: skip
+    assert set(records["algorithm"]) == set(spec.algorithms)
+    boosted = records[records["algorithm"] == "adaboost_stump"]
+    assert (boosted["ensemble_size"] == 100).all()
+    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures", tmp_path / "replication.md",
+                        tmp_path / "replication.csv", tmp_path / "replication_conclusions.csv")
+    out.tables.mkdir()
+    out.figures.mkdir()
+    KIND.report(records, None, out, report_settings(spec, REPO / "config" / "published"))
+    md = (out.tables / "online_tables.md").read_text()
+    assert "Tables 4.2, 4.3, 4.8, 4.9" in md
+    assert "## Table 4.3 (replicated; no published values): fraction correct" in md
+    assert "**No published values**" in out.replication_md.read_text()
+    assert pd.read_csv(out.replication_csv).empty
+    tables = pd.read_csv(out.tables / "online_tables.csv", dtype={"table": str})
+    cell = tables[(tables["table"] == "4.3") & (tables["system"] == "online_boosting_stump")]["value"].item()
+    online = records[records["algorithm"] == "online_boosting_stump"]["value"].mean() / 100
+    assert cell == pytest.approx(online)
