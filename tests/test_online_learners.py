@@ -119,7 +119,7 @@ def _reference_stump(X: np.ndarray, y: np.ndarray, w: np.ndarray, nominal_sizes:
             sizes = table.sum(axis=1)
             if np.count_nonzero(sizes) < 2:
                 continue
-            split = entropy(table.sum(axis=0)) - sum(s / sizes.sum() * entropy(r) for r, s in zip(table, sizes) if s > 0)
+            split = entropy(table.sum(axis=0)) - sum(s / sizes.sum() * entropy(r) for r, s in zip(table, sizes, strict=True) if s > 0)
             gain, threshold = table.sum() / total * split, np.nan
         else:
             values = np.unique(X[known, j])
@@ -129,8 +129,8 @@ def _reference_stump(X: np.ndarray, y: np.ndarray, w: np.ndarray, nominal_sizes:
             np.add.at(table, (np.searchsorted(values, X[known, j]), y[known]), w[known])
             left = np.cumsum(table, axis=0)[:-1]
             right = table.sum(axis=0) - left
-            gains = [entropy(table.sum(axis=0)) - (l.sum() * entropy(l) + r.sum() * entropy(r)) / (l.sum() + r.sum())
-                     for l, r in zip(left, right)]  # fmt: skip
+            gains = [entropy(table.sum(axis=0)) - (lo.sum() * entropy(lo) + hi.sum() * entropy(hi)) / (lo.sum() + hi.sum())
+                     for lo, hi in zip(left, right, strict=True)]  # fmt: skip
             i = int(np.argmax(gains))
             gain, threshold = table.sum() / total * gains[i], (values[i] + values[i + 1]) / 2
         if gain > best[0] + 1e-12:
