@@ -2,8 +2,8 @@
 
 Called by rule ``experiment_job`` (workflow/rules/jobs.smk) for every kind of experiment;
 the work is :func:`redecorate.kinds.jobs.run_chunk` with the experiment kind's unit of work.
-With ``records_from`` configured, units an earlier run left there with the same settings
-key are read instead of computed (:mod:`redecorate.job_records`). Progress lines (the kind's, one per fold,
+With ``records_from`` configured, units an earlier run left there (in any experiment) with
+the same unit key are read instead of computed (:mod:`redecorate.job_records`). Progress lines (the kind's, one per fold,
 and one per finished unit) go to the job's log.
 """
 
@@ -38,11 +38,9 @@ def main(smk: Any) -> None:
         print(f"settings {params['settings']}", flush=True)
         records, meta = run_job_records(
             dataset,
-            params["kind"],
             get_kind(params["kind"]),
             params["settings"],
             params["units"],
-            experiment=smk.wildcards.experiment,
             records_from=smk.config.get("records_from"),
             progress=lambda line: print(line, flush=True),
         )

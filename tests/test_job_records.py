@@ -1,5 +1,5 @@
-"""Job record files (redecorate.job_records): the settings key, the metadata records carry,
-reuse of an earlier run's units only under the same key, and provenance totals."""
+"""Job record files (redecorate.job_records): the unit key, the metadata records carry, reuse
+of an earlier run's units (of any experiment) only under the same key, and provenance totals."""
 
 from __future__ import annotations
 
@@ -7,102 +7,129 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
 
 from redecorate.job_records import (
     job_record_info,
     kept_units,
     run_job_records,
-    settings_key,
-    unit_id,
+    unit_key,
     write_job_records,
 )
 from redecorate.kinds import get_kind
 from redecorate.provenance import build_provenance
 
+REPO = Path(__file__).resolve().parents[1]
 GIT = {"commit": "a" * 40, "dirty": False}
+PASSIVE = get_kind("passive")
+SETTINGS = {"experiment": "t", "n_folds": 3, "points": [50], "seed": 7,
+            "algorithms": {"j48": {"learner": "j48", "params": {}},
+                           "bagging": {"learner": "bagging", "params": {"n_estimators": 3}}}}  # fmt: skip
 
 
 def _frame(unit: int, n: int = 2) -> pd.DataFrame:
-    return pd.DataFrame({"algorithm": [f"a{unit}"] * n, "value": [90.0 + unit + i / 4 for i in range(n)]})
+    return pd.DataFrame({"experiment": ["t"] * n, "algorithm": [f"a{unit}"] * n,
+                         "value": [90.0 + unit + i / 4 for i in range(n)]})  # fmt: skip
 
 
-def _write(path: Path, key: str, units: list[int], sources: list[str | None] | None = None) -> None:
-    frame = pd.concat([_frame(u) for u in units], ignore_index=True)
-    write_job_records(frame, path, key=key, units=[{"algorithm": f"a{u}", "run": 0} for u in units],
-                      unit_rows=[2] * len(units), unit_cpu_s=[10.0 * (u + 1) for u in units],
-                      unit_sources=sources or [None] * len(units), git=GIT, cpu_s=5.0)  # fmt: skip
+def _write(path: Path, keys: list[str]) -> None:
+    frame = pd.concat([_frame(u) for u in range(len(keys))], ignore_index=True)
+    write_job_records(frame, path, units=[{"algorithm": f"a{u}", "run": 0} for u in range(len(keys))],
+                      unit_keys=keys, unit_rows=[2] * len(keys), unit_cpu_s=[10.0 * (u + 1) for u in range(len(keys))],
+                      unit_sources=[None] * len(keys), git=GIT, cpu_s=5.0)  # fmt: skip
 
 
-def test_the_settings_key_changes_with_anything_the_records_depend_on() -> None:
-    base = settings_key("passive", {"folds": 10, "seed": 1}, "iris")
-    assert base == settings_key("passive", {"seed": 1, "folds": 10}, "iris")  # key order is not content
-    others = [settings_key("noise", {"folds": 10, "seed": 1}, "iris"),
-              settings_key("passive", {"folds": 5, "seed": 1}, "iris"),
-              settings_key("passive", {"folds": 10, "seed": 1}, "labor")]  # fmt: skip
-    assert len({base, *others}) == 4
-    assert unit_id({"run": 0, "algorithm": "j48"}) == unit_id({"algorithm": "j48", "run": 0})
+def test_the_unit_key_is_what_the_records_depend_on() -> None:
+    unit = {"algorithm": "j48", "run": 0}
+    base = unit_key(PASSIVE, SETTINGS, unit, "iris")
+    # Not the experiment's name, nor another algorithm's entry, nor key order.
+    assert base == unit_key(PASSIVE, {**SETTINGS, "experiment": "other"}, unit, "iris")
+    assert base == unit_key(PASSIVE, {**SETTINGS, "algorithms": {"j48": SETTINGS["algorithms"]["j48"]}}, unit, "iris")
+    assert base == unit_key(PASSIVE, dict(reversed(list(SETTINGS.items()))), unit, "iris")
+    others = [
+        unit_key(get_kind("noise"), SETTINGS, unit, "iris"),
+        unit_key(PASSIVE, {**SETTINGS, "seed": 8}, unit, "iris"),
+        unit_key(PASSIVE, {**SETTINGS, "algorithms": {"j48": {"learner": "j48", "params": {"unpruned": True}}}},
+                 unit, "iris"),
+        unit_key(PASSIVE, SETTINGS, {"algorithm": "j48", "run": 1}, "iris"),
+        unit_key(PASSIVE, SETTINGS, {"algorithm": "bagging", "run": 0}, "iris"),
+        unit_key(PASSIVE, SETTINGS, unit, "labor"),
+    ]  # fmt: skip
+    assert len({base, *others}) == 7
+    # The active kind's per-algorithm settings are its systems.
+    active = {"experiment": "t", "n_folds": 3, "seed": 1, "systems": {"a": {"system": "random", "params": {}},
+                                                                      "b": {"system": "qbag", "params": {}}}}
+    key = unit_key(get_kind("active"), active, {"algorithm": "a", "run": 0}, "iris")
+    assert key == unit_key(get_kind("active"), {**active, "systems": {"a": active["systems"]["a"]}},
+                           {"algorithm": "a", "run": 0}, "iris")  # fmt: skip
 
 
 def test_records_carry_their_units_commit_and_cpu(tmp_path: Path) -> None:
     path = tmp_path / "chunk0.parquet"
-    _write(path, "k", [0, 1])
+    _write(path, ["k0", "k1"])
     pd.testing.assert_frame_equal(pd.read_parquet(path), pd.concat([_frame(0), _frame(1)], ignore_index=True))
     info = job_record_info(path)
-    assert info["key"] == "k" and info["commit"] == "a" * 40 and info["dirty"] is False and info["cpu_s"] == 5.0
+    assert info["commit"] == "a" * 40 and info["dirty"] is False and info["cpu_s"] == 5.0 and info["host"]
     assert info["units"] == [{"algorithm": "a0", "run": 0}, {"algorithm": "a1", "run": 0}]
-    assert info["unit_rows"] == [2, 2] and info["unit_cpu_s"] == [10.0, 20.0] and info["unit_sources"] == [None, None]
+    assert info["unit_keys"] == ["k0", "k1"] and info["unit_rows"] == [2, 2]
+    assert info["unit_cpu_s"] == [10.0, 20.0] and info["unit_sources"] == [None, None]
     with pytest.raises(ValueError, match="one entry per unit"):
-        write_job_records(_frame(0), tmp_path / "bad.parquet", key="k", units=[{}], unit_rows=[3], unit_cpu_s=[1.0],
-                          unit_sources=[None], git=GIT, cpu_s=1.0)  # fmt: skip
+        write_job_records(_frame(0), tmp_path / "bad.parquet", units=[{}], unit_keys=["k"], unit_rows=[3],
+                          unit_cpu_s=[1.0], unit_sources=[None], git=GIT, cpu_s=1.0)  # fmt: skip
 
 
-def test_files_without_metadata_or_with_another_key_are_never_used(tmp_path: Path) -> None:
+def test_files_without_metadata_are_never_used_and_keys_are_found_in_any_experiment(tmp_path: Path) -> None:
     folder = tmp_path / "exp" / "records" / "iris"
     folder.mkdir(parents=True)
     _frame(0).to_parquet(folder / "chunk0.parquet", index=False)
     (folder / "broken.parquet").write_bytes(b"not parquet")
-    _write(folder / "chunk1.parquet", "other", [0])
     assert job_record_info(folder / "chunk0.parquet") is None
     assert job_record_info(folder / "broken.parquet") is None
-    assert kept_units(tmp_path, "exp", "iris", "k") == {}
-    _write(folder / "chunk2.parquet", "k", [0, 1])
-    kept = kept_units(tmp_path, "exp", "iris", "k")
-    assert set(kept) == {unit_id({"algorithm": "a0", "run": 0}), unit_id({"algorithm": "a1", "run": 0})}
-    second = kept[unit_id({"algorithm": "a1", "run": 0})]
-    pd.testing.assert_frame_equal(second.frame(), _frame(1))
-    assert second.cpu_s == 20.0 and second.commit == "a" * 40
-    assert kept_units(tmp_path, "exp", "labor", "k") == {} and kept_units(tmp_path, "other", "iris", "k") == {}
+    assert kept_units(tmp_path, "iris") == {}
+    _write(folder / "chunk2.parquet", ["k0", "k1"])
+    _write(tmp_path / "another" / "records" / "iris" / "chunk0.parquet", ["k1"])
+    kept = kept_units(tmp_path, "iris", prefer="exp")
+    assert set(kept) == {"k0", "k1"} and kept["k1"].path == folder / "chunk2.parquet"
+    assert kept_units(tmp_path, "iris", prefer="another")["k1"].path.parts[-4] == "another"
+    second = kept["k1"]
+    pd.testing.assert_frame_equal(second.frame("t"), _frame(1))
+    assert (second.frame("renamed")["experiment"] == "renamed").all() and second.cpu_s == 20.0
+    assert kept_units(tmp_path, "labor") == {}
 
 
-def test_a_job_computes_only_the_units_not_kept_and_equals_a_fresh_job(tmp_path: Path) -> None:
-    """Real units of the smoke ch4_passive protocol on iris: a job of three units whose first
-    two an earlier job (grouped differently) left behind."""
+@pytest.fixture(scope="module")
+def iris():
     from redecorate.data import load_dataset
 
-    repo = Path(__file__).resolve().parents[1]
-    mirror = repo.parent / "shared" / "datasets" / "uci"
-    dataset = load_dataset("iris", registry=repo / "config" / "datasets.yaml", mirror=mirror)
-    kind = get_kind("passive")
-    settings = {"experiment": "t", "n_folds": 3, "points": [50], "seed": 7,
-                "algorithms": {"j48": {"learner": "j48", "params": {}}}}  # fmt: skip
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    return load_dataset("iris", registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+
+
+def test_a_job_computes_only_the_units_not_kept_and_equals_a_fresh_job(iris, tmp_path: Path) -> None:
+    """Real units of a small passive protocol on iris: a job of three units whose first two
+    another experiment's job (grouped differently) left behind."""
     units = [{"algorithm": "j48", "run": r} for r in range(3)]
-    fresh, meta = run_job_records(dataset, "passive", kind, settings, units, experiment="t", records_from=None)
+    fresh, meta = run_job_records(iris, PASSIVE, SETTINGS, units, records_from=None)
     assert meta["unit_sources"] == [None, None, None] and sum(meta["unit_rows"]) == len(fresh)
-    earlier, earlier_meta = run_job_records(dataset, "passive", kind, settings, units[:2], experiment="t",
-                                            records_from=None)  # fmt: skip
-    write_job_records(earlier, tmp_path / "t" / "records" / "iris" / "chunk0.parquet", git=GIT, cpu_s=1.0,
+    other = {**SETTINGS, "experiment": "elsewhere"}
+    earlier, earlier_meta = run_job_records(iris, PASSIVE, other, units[:2], records_from=None)
+    assert (earlier["experiment"] == "elsewhere").all()
+    write_job_records(earlier, tmp_path / "elsewhere" / "records" / "iris" / "chunk0.parquet", git=GIT, cpu_s=1.0,
                       **earlier_meta)  # fmt: skip
     lines: list[str] = []
-    again, again_meta = run_job_records(dataset, "passive", kind, settings, units, experiment="t",
-                                        records_from=tmp_path, progress=lines.append)  # fmt: skip
+    again, again_meta = run_job_records(iris, PASSIVE, SETTINGS, units, records_from=tmp_path,
+                                        progress=lines.append)  # fmt: skip
     assert [s is not None for s in again_meta["unit_sources"]] == [True, True, False]
     assert sum("reused from" in line for line in lines) == 2 and sum("unit 1/1" in line for line in lines) == 1
     columns = [c for c in fresh.columns if c != "fit_seconds"]
     pd.testing.assert_frame_equal(again[columns], fresh[columns], check_exact=True)
-    # Other settings (another seed): nothing is reused.
-    other, other_meta = run_job_records(dataset, "passive", kind, {**settings, "seed": 8}, units[:1],
-                                        experiment="t", records_from=tmp_path)  # fmt: skip
-    assert other_meta["unit_sources"] == [None]
+    # Another seed, or another learner setting: nothing is reused.
+    for changed in ({**SETTINGS, "seed": 8},
+                    {**SETTINGS, "algorithms": {"j48": {"learner": "j48", "params": {"unpruned": True}}}}):
+        _, changed_meta = run_job_records(iris, PASSIVE, changed, units[:1], records_from=tmp_path)
+        assert changed_meta["unit_sources"] == [None]
 
 
 def test_provenance_counts_the_cpu_of_reused_units_where_they_were_computed(tmp_path: Path) -> None:

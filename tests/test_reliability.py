@@ -216,7 +216,8 @@ def test_records_from_an_earlier_run_are_reused_only_under_the_same_settings(
     iris = job_record_info(reference / "iris" / "chunk0.parquet")
     decoy = {k: iris[k] for k in ("units", "unit_rows", "unit_cpu_s", "unit_sources")}
     write_job_records(pd.read_parquet(reference / "iris" / "chunk0.parquet"), kept / "iris" / "chunk0.parquet",
-                      key="0" * 64, git={"commit": None, "dirty": None}, cpu_s=1.0, **decoy)  # fmt: skip
+                      unit_keys=["0" * 64] * len(decoy["units"]), git={"commit": None, "dirty": None}, cpu_s=1.0,
+                      **decoy)  # fmt: skip
 
     workdir = tmp_path / "continued"
     # One unit per job here (10 jobs), where the kept file holds all 5 units of labor.

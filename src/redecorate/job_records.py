@@ -1,19 +1,22 @@
 """Job record files: one job's records, with what produced them, and their reuse.
 
 Why: a thesis-scale experiment can outlast the machine it runs on (a laptop, a cluster
-allocation, a lost node). Each job writes its records as parquet with, in the file's
-metadata, its *settings key* (a hash of what every unit's records depend on besides the unit
-itself: the kind, the experiment's job settings and the dataset), its units with the rows and
-CPU seconds of each, the commit of the code and the host. A later run given ``records_from``
-(a directory laid out like ``results/``: ``<experiment>/records/<dataset>/*.parquet``, e.g.
-the committed records of an unfinished experiment) takes a unit's rows from an earlier file
-with the same settings key that holds that unit, and computes only the other units. Records
-never depend on how units are grouped into jobs (:mod:`redecorate.kinds.jobs`), so a unit is
-the right grain: a `pilot` run (one run of CV) is continued to the thesis scale (its run 0
-reused), and a different ``job_seconds`` grouping still reuses. The match is by key, never by
-file name or modification time: changed settings compute afresh, and nothing computed for
-other settings is ever taken. Provenance then says, job by job, which commit computed its
-records and how much CPU that took (:func:`job_record_info`).
+allocation, a lost node), and experiments share work (ch6_utility's DECORATE baseline is
+ch6_active's; Bootstrap-JS is in three chapter-7 files). Each job writes its records as parquet
+with, in the file's metadata, its units in order with the rows, CPU seconds and *unit key* of
+each, the commit of the code and the host. A unit key is the hash of everything the unit's
+records depend on: the kind, the dataset, the unit, the job settings other than the experiment
+name and the other algorithms' entries, and the unit's own algorithm entry
+(:attr:`redecorate.kinds.kind.ExperimentKind.algorithm_settings`). A later run given
+``records_from`` (a directory laid out like ``results/``: ``<experiment>/records/<dataset>/``,
+e.g. the committed records of an unfinished experiment) takes a unit's rows from any earlier
+file holding a unit with the same key, writing its own experiment name into them, and
+computes only the other units. Records never depend on how units are grouped into jobs
+(:mod:`redecorate.kinds.jobs`), so a ``pilot`` run (one run of CV) continues to the thesis scale
+with its run 0 reused, and a different ``job_seconds`` still reuses. The match is by key, never
+by file name or modification time: a changed setting computes afresh, and nothing computed
+under other settings is ever taken. Provenance says, job by job, where each unit came from and
+what it cost (:func:`job_record_info`).
 """
 
 from __future__ import annotations
@@ -37,19 +40,23 @@ from redecorate.kinds.kind import ExperimentKind, Unit
 from redecorate.provenance import canonical_hash
 from redecorate.util import atomic_write
 
-__all__ = ["KeptUnit", "job_record_info", "kept_units", "process_cpu_seconds", "run_job_records",
-           "settings_key", "unit_id", "write_job_records"]
+__all__ = ["KeptUnit", "job_record_info", "kept_units", "process_cpu_seconds", "run_job_records", "unit_id",
+           "unit_key", "write_job_records"]
 
 _METADATA_KEY = b"redecorate.job"
 
 
-def settings_key(kind: str, settings: Mapping[str, Any], dataset: str) -> str:
-    """The hash of what a unit's records depend on besides the unit: kind, job settings, dataset."""
-    return canonical_hash({"kind": kind, "settings": dict(settings), "dataset": dataset})
+def unit_key(kind: ExperimentKind, settings: Mapping[str, Any], unit: Unit, dataset: str) -> str:
+    """The hash of everything a unit's records depend on (see the module docstring)."""
+    own = kind.algorithm_settings
+    shared = {k: v for k, v in settings.items() if k not in ("experiment", own)}
+    entry = (settings.get(own) or {}).get(unit.get("algorithm"))
+    return canonical_hash({"kind": kind.name, "dataset": dataset, "unit": dict(unit), "settings": shared,
+                           "algorithm": entry})
 
 
 def unit_id(unit: Mapping[str, Any]) -> str:
-    """A unit as canonical JSON (equal units, equal ids)."""
+    """A unit as canonical JSON (for messages)."""
     return json.dumps(dict(unit), sort_keys=True, separators=(",", ":"), default=str)
 
 
@@ -59,20 +66,22 @@ def process_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def write_job_records(frame: pd.DataFrame, path: str | os.PathLike[str], *, key: str,
-                      units: Sequence[Mapping[str, Any]], unit_rows: Sequence[int],
-                      unit_cpu_s: Sequence[float], unit_sources: Sequence[str | None],
-                      git: Mapping[str, Any], cpu_s: float) -> None:
-    """Write a job's records atomically with, in the parquet metadata, its settings key, its
-    units in order with their rows, CPU and source (None: computed by this job; else the
-    earlier file they were taken from), the code's commit (and whether the tree was dirty:
+def write_job_records(frame: pd.DataFrame, path: str | os.PathLike[str], *, units: Sequence[Mapping[str, Any]],
+                      unit_keys: Sequence[str], unit_rows: Sequence[int], unit_cpu_s: Sequence[float],
+                      unit_sources: Sequence[str | None], git: Mapping[str, Any], cpu_s: float) -> None:
+    """Write a job's records atomically with, in the parquet metadata, its units in order with
+    their keys, rows, CPU and source (None: computed by this job; else the earlier file they
+    were taken from), the code's commit (and whether the tree was dirty:
     :func:`redecorate.provenance.git_state`), the job's CPU, host and time."""
-    if sum(unit_rows) != len(frame) or not len(units) == len(unit_rows) == len(unit_cpu_s) == len(unit_sources):
-        raise ValueError("unit_rows, unit_cpu_s and unit_sources need one entry per unit, rows summing to the frame")
-    info = {"key": key, "units": [dict(u) for u in units], "unit_rows": [int(n) for n in unit_rows],
-            "unit_cpu_s": [round(float(c), 3) for c in unit_cpu_s], "unit_sources": list(unit_sources),
-            "commit": git.get("commit"), "dirty": git.get("dirty"), "cpu_s": round(cpu_s, 3),
-            "host": socket.gethostname(), "written_at": datetime.now(UTC).isoformat(timespec="seconds")}
+    lengths = {len(units), len(unit_keys), len(unit_rows), len(unit_cpu_s), len(unit_sources)}
+    if sum(unit_rows) != len(frame) or len(lengths) != 1:
+        raise ValueError("unit_keys, unit_rows, unit_cpu_s and unit_sources need one entry per unit, "
+                         "rows summing to the frame")
+    info = {"units": [dict(u) for u in units], "unit_keys": list(unit_keys),
+            "unit_rows": [int(n) for n in unit_rows], "unit_cpu_s": [round(float(c), 3) for c in unit_cpu_s],
+            "unit_sources": list(unit_sources), "commit": git.get("commit"), "dirty": git.get("dirty"),
+            "cpu_s": round(cpu_s, 3), "host": socket.gethostname(),
+            "written_at": datetime.now(UTC).isoformat(timespec="seconds")}
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = table.replace_schema_metadata(
         {**(table.schema.metadata or {}), _METADATA_KEY: json.dumps(info, sort_keys=True, default=str).encode()})
@@ -98,64 +107,63 @@ class KeptUnit:
     start: int
     stop: int
     cpu_s: float
-    commit: str | None
 
-    def frame(self) -> pd.DataFrame:
-        return pd.read_parquet(self.path).iloc[self.start:self.stop].reset_index(drop=True)
+    def frame(self, experiment: str) -> pd.DataFrame:
+        """The unit's records, labelled with ``experiment`` (the only column that names it)."""
+        frame = pd.read_parquet(self.path).iloc[self.start:self.stop].reset_index(drop=True)
+        frame["experiment"] = experiment
+        return frame
 
 
-def kept_units(root: str | os.PathLike[str], experiment: str, dataset: str, key: str) -> dict[str, KeptUnit]:
-    """Unit id -> its earlier records under ``root/<experiment>/records/<dataset>/`` (files with
-    the same settings key only; the first file in name order wins)."""
+def kept_units(root: str | os.PathLike[str], dataset: str, prefer: str | None = None) -> dict[str, KeptUnit]:
+    """Unit key -> its earlier records in ``root/*/records/<dataset>/*.parquet`` (the
+    experiment ``prefer`` first, then the others by name; the first file holding a key wins)."""
+    folders = sorted(Path(root).glob(f"*/records/{dataset}"), key=lambda f: (f.parent.parent.name != prefer, str(f)))
     found: dict[str, KeptUnit] = {}
-    for path in sorted((Path(root) / experiment / "records" / dataset).glob("*.parquet")):
-        info = job_record_info(path)
-        if info is None or info.get("key") != key or "units" not in info:
-            continue
-        start = 0
-        for unit, rows, cpu, source in zip(info["units"], info["unit_rows"], info["unit_cpu_s"],
-                                           info["unit_sources"], strict=True):  # fmt: skip
-            # A unit this file itself reused keeps the commit of the file it came from.
-            commit = info.get("commit") if source is None else None
-            found.setdefault(unit_id(unit), KeptUnit(path, start, start + rows, cpu, commit))
-            start += rows
+    for folder in folders:
+        for path in sorted(folder.glob("*.parquet")):
+            info = job_record_info(path)
+            if info is None or "unit_keys" not in info:
+                continue
+            start = 0
+            for key, rows, cpu in zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], strict=True):
+                found.setdefault(key, KeptUnit(path, start, start + rows, cpu))
+                start += rows
     return found
 
 
 def run_job_records(
     dataset: Any,
-    kind_name: str,
     kind: ExperimentKind,
     settings: Mapping[str, Any],
     units: Sequence[Unit],
     *,
-    experiment: str,
     records_from: str | os.PathLike[str] | None,
     progress: Callable[[str], None] = print,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """One job's records, in unit order: units kept under ``records_from`` are read, the others
-    computed. Returns the records and the metadata arguments of :func:`write_job_records`."""
+    """One job's records, in unit order: units kept under ``records_from`` (same unit key) are
+    read, the others computed. Returns the records and the metadata arguments of
+    :func:`write_job_records`."""
     if not units:
         raise ValueError("a job needs at least one unit of work")
-    key = settings_key(kind_name, settings, dataset.name)
-    kept = kept_units(records_from, experiment, dataset.name, key) if records_from else {}
-    todo = [unit for unit in units if unit_id(unit) not in kept]
-    for unit in units:
-        if unit_id(unit) in kept:
-            progress(f"unit {dict(unit)} reused from {kept[unit_id(unit)].path} (same settings key {key[:12]})")
-    computed = dict(zip(map(unit_id, todo), run_units(dataset, kind, settings, todo, progress), strict=True))
+    experiment = settings["experiment"]
+    keys = [unit_key(kind, settings, unit, dataset.name) for unit in units]
+    kept = kept_units(records_from, dataset.name, prefer=experiment) if records_from else {}
+    todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
+    for unit, key in zip(units, keys, strict=True):
+        if key in kept:
+            progress(f"unit {unit_id(unit)} reused from {kept[key].path} (same unit key {key[:12]})")
+    computed = iter(run_units(dataset, kind, settings, todo, progress))
     frames, rows, cpus, sources = [], [], [], []
-    for unit in units:
-        if unit_id(unit) in computed:
-            frame, cpu = computed[unit_id(unit)]
-            source = None
+    for key in keys:
+        if key in kept:
+            frame, cpu, source = kept[key].frame(experiment), kept[key].cpu_s, str(kept[key].path)
         else:
-            earlier = kept[unit_id(unit)]
-            frame, cpu, source = earlier.frame(), earlier.cpu_s, str(earlier.path)
+            (frame, cpu), source = next(computed), None
         frames.append(frame)
         rows.append(len(frame))
         cpus.append(cpu)
         sources.append(source)
     records = pd.concat(frames, ignore_index=True)
-    return records, {"key": key, "units": [dict(u) for u in units], "unit_rows": rows, "unit_cpu_s": cpus,
-                     "unit_sources": sources}
+    return records, {"units": [dict(u) for u in units], "unit_keys": keys, "unit_rows": rows,
+                     "unit_cpu_s": cpus, "unit_sources": sources}

@@ -256,4 +256,5 @@ ACTIVE = ExperimentKind(
     points_key=None,
     check=_check,
     algorithms_are_learners=False,
+    algorithm_settings="systems",
 )

@@ -93,6 +93,11 @@ class ExperimentKind:
         check: ``spec -> None``: checks across keys that a schema cannot express; raises
             :class:`redecorate.config.ConfigError` naming the file and key.
         record_columns: columns the kind's records carry after the common ones.
+        algorithm_settings: the job setting that maps each algorithm label to that
+            algorithm's own settings. A unit's records depend on the other job settings, its
+            own entry and the unit, and on the ``experiment`` setting only as the label written
+            into their ``experiment`` column: so identical units of two experiments (the
+            same system under the same protocol) share records (:mod:`redecorate.job_records`).
         algorithms_are_learners: whether the ``algorithms:`` entries are learners of
             :mod:`redecorate.learners.registry` (checked, with their parameters, before any
             job). A kind whose ``algorithms`` name something else (active-learning systems,
@@ -111,3 +116,4 @@ class ExperimentKind:
     check: Callable[[Any], None] | None = None
     record_columns: tuple[str, ...] = field(default_factory=tuple)
     algorithms_are_learners: bool = True
+    algorithm_settings: str = "algorithms"
