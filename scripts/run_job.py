@@ -1,7 +1,8 @@
 """Workflow entry point of every experiment job: one chunk of units of work -> records.
 
 Called by rule ``experiment_job`` (workflow/rules/jobs.smk) for every kind of experiment;
-the work is :func:`redecorate.kinds.jobs.run_chunk` with the experiment kind's unit of work.
+the work is :func:`redecorate.job_records.run_job_records` with the experiment kind's unit
+of work.
 With ``records_from`` configured, units an earlier run left there (in any experiment) with
 the same unit key are read instead of computed (:mod:`redecorate.job_records`). Progress lines (the kind's, one per fold,
 and one per finished unit) go to the job's log.

@@ -33,7 +33,6 @@ __all__ = [
     "dataset_shape",
     "plan_chunks",
     "plan_experiment",
-    "run_chunk",
     "run_units",
 ]
 
@@ -117,20 +116,6 @@ def run_units(
             f"about {math.ceil(left)}s left"
         )
     return out
-
-
-def run_chunk(
-    dataset: Any,
-    kind: ExperimentKind,
-    settings: Mapping[str, Any],
-    units: Sequence[Unit],
-    progress: Callable[[str], None] = print,
-) -> pd.DataFrame:
-    """Run every unit of one job in order and return their records, concatenated."""
-    if not units:
-        raise ValueError("a job needs at least one unit of work")
-    return pd.concat([frame for frame, _ in run_units(dataset, kind, settings, units, progress)],
-                     ignore_index=True)
 
 
 def dataset_shape(entry: Any, name: str | None = None) -> DatasetShape:
