@@ -10,7 +10,10 @@ import pytest
 from scipy.stats import spearmanr
 
 from redecorate.report.conclusions import (
+    comparability,
+    comparability_lines,
     held_sentence,
+    mark_comparability,
     rank_correlation,
     sign_agreement,
     trivial_holds,
@@ -64,3 +67,28 @@ def test_rank_correlation_is_spearmans_with_ties_and_nans_left_out() -> None:
 def test_rank_correlation_is_nan_when_a_side_has_no_ranking() -> None:
     assert math.isnan(rank_correlation([1.0, 2.0, 3.0], [5.0, 5.0, 5.0]))
     assert math.isnan(rank_correlation([1.0, 2.0], [1.0, 2.0]))
+
+
+@pytest.mark.parametrize(
+    ("scale", "run", "comparable", "banner"),
+    [
+        ("thesis", ["a", "b"], True, None),
+        ("pilot", ["a", "b"], True, "**Pilot scale**"),
+        ("quick", ["a", "b"], False, "scale 'quick'"),
+        ("pilot", ["a"], False, "1 of the source's 2 datasets not run"),
+        ("thesis", ["a"], False, "1 of the source's 2 datasets not run"),
+    ],
+)
+def test_only_the_thesis_and_pilot_protocols_on_every_dataset_count_conclusions(
+    scale, run, comparable, banner
+) -> None:
+    got, why = comparability(scale, ["a", "b", "a"], run)
+    assert got is comparable
+    lines = comparability_lines(got, why)
+    if banner is None:
+        assert lines == []
+    else:
+        assert banner in lines[0]
+        assert ("Not comparable" in lines[0]) is (not comparable)
+    held = mark_comparability(pd.DataFrame({"holds": [True, False]}), got)
+    assert bool(held["holds"].isna().all()) is (not comparable)

@@ -70,6 +70,24 @@ def test_every_experiment_has_every_scale_the_readme_names(scale) -> None:
         load_experiment(path, schema=SCHEMA, scale=scale)
 
 
+@pytest.mark.parametrize(
+    ("overlay", "wanted"),
+    [
+        ({"runs": 1, "folds": 3}, r"profiles\.pilot'.*may only set datasets, orders, runs; it sets folds"),
+        ({"runs": 1, "datasets": ["iris", "zoo"]}, r"profiles\.pilot\.datasets'.*zoo not in"),
+    ],
+)
+def test_a_pilot_profile_may_not_change_the_protocol(tmp_path, overlay, wanted) -> None:
+    """Pilot reports count conclusions, so a pilot must be the source's protocol, thinner."""
+    data = yaml.safe_load((REPO / "config" / "experiments" / "ch4_passive.yaml").read_text())
+    data["datasets"] = ["iris", "labor"]
+    data["profiles"]["pilot"] = overlay
+    path = tmp_path / "pilot.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(ExperimentConfigError, match=wanted):
+        load_experiment(path, schema=SCHEMA, scale="thesis")
+
+
 def test_a_missing_scale_lists_the_ones_that_exist(tmp_path) -> None:
     with pytest.raises(ExperimentConfigError, match=r"no profile 'huge'.*thesis, quick, pilot, smoke"):
         load_experiment(REPO / "config" / "experiments" / "ch4_passive.yaml", schema=SCHEMA, scale="huge")

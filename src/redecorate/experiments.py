@@ -147,6 +147,32 @@ def _kind_of(data: Any, source: str) -> ExperimentKind:
         raise ExperimentConfigError(f"{source}: key 'kind': {exc}") from None
 
 
+PILOT_KEYS = frozenset({"runs", "orders", "datasets"})
+"""What a ``pilot`` profile may change: its reports count conclusions as a provisional
+replication (:func:`redecorate.report.conclusions.comparability`), so it must keep the source's
+protocol and may only run fewer runs, fewer stream orders or a subset of the datasets."""
+
+
+def _check_pilot(overlay: Mapping[str, Any] | None, datasets: Iterable[str], source: str) -> None:
+    """Refuse a ``pilot`` profile that changes the protocol, which would make its counted
+    conclusions a comparison with a different experiment."""
+    if overlay is None:
+        return
+    changed = sorted(set(overlay) - PILOT_KEYS)
+    if changed:
+        raise ExperimentConfigError(
+            f"{source}: key 'profiles.pilot': a pilot profile keeps the source's protocol and may "
+            f"only set {', '.join(sorted(PILOT_KEYS))}; it sets {', '.join(changed)}. Use another "
+            "profile name (e.g. 'quick') for a changed protocol"
+        )
+    extra = sorted(set(overlay.get("datasets") or []) - set(datasets))
+    if extra:
+        raise ExperimentConfigError(
+            f"{source}: key 'profiles.pilot.datasets': {', '.join(extra)} not in the experiment's "
+            "datasets; a pilot profile runs a subset of them"
+        )
+
+
 def load_experiment(
     path: str | os.PathLike[str],
     *,
@@ -194,6 +220,7 @@ def load_experiment(
             f"profiles.{profile}.datasets",
             source,
         )
+    _check_pilot(profiles.get("pilot"), data["datasets"], source)
     report = dict(data.get("report") or {})
     if "baseline" in report:
         _check_names([report["baseline"]], algorithms, "algorithm", "report.baseline", source)

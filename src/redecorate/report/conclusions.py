@@ -110,15 +110,24 @@ def held_sentence(held: pd.Series, trivial: pd.Series, what: str = "conclusions"
             f"{prediction} would hold in {int(both['trivial'].astype(bool).sum())} of {m})")
 
 
+PILOT = "pilot"
+PILOT_CAVEAT = ("the source's datasets and protocol with fewer runs: conclusions are counted, "
+                "but means rest on fewer folds and significance tests on fewer pairs than the "
+                "source's, so fewer differences reach significance; a provisional replication")
+
+
 def comparability(scale: str | None, published_datasets: Iterable[str],
                   reproduced_datasets: Iterable[str]) -> tuple[bool, str]:
     """Whether counting conclusions against the source's is meaningful, and if not why.
 
-    Only a thesis-scale run on every dataset of the published table is a replication; a
-    quick or smoke run, or one that leaves published datasets out, is shown for inspection.
+    A thesis-scale run on every dataset of the published table is a replication. A ``pilot``
+    run is the source's protocol on the same datasets with fewer runs (every experiment file's
+    ``pilot`` profile only lowers ``runs`` and ``orders``): its conclusions are counted, and
+    the returned text says why they are provisional. A quick or smoke run, or one that leaves
+    published datasets out, is shown for inspection only.
     """
     reasons = []
-    if scale is not None and scale != "thesis":
+    if scale is not None and scale not in ("thesis", PILOT):
         reasons.append(f"scale {scale!r}, not the thesis protocol")
     published = set(published_datasets) - {""}
     missing = published - set(reproduced_datasets)
@@ -126,13 +135,15 @@ def comparability(scale: str | None, published_datasets: Iterable[str],
         reasons.append("no published values for these datasets")
     elif missing:
         reasons.append(f"{len(missing)} of the source's {len(published)} datasets not run")
-    return (not reasons), "; ".join(reasons)
+    if reasons:
+        return False, "; ".join(reasons)
+    return True, PILOT_CAVEAT if scale == PILOT else ""
 
 
 def comparability_lines(comparable: bool, why: str) -> list[str]:
-    """The report's banner when the run is not a replication (nothing when it is)."""
+    """The report's banner when the run is not a full replication (nothing when it is)."""
     if comparable:
-        return []
+        return [f"**Pilot scale** ({why}).", ""] if why else []
     return [f"**Not comparable with the dissertation** ({why}): the numbers below are shown "
             "for inspection; no conclusion is counted as held or not.", ""]
 
