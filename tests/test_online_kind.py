@@ -84,13 +84,19 @@ def test_online_algorithms_are_run_once_per_order_batch_ones_once(smoke_records)
     assert nb["fit_seconds"].gt(0).all()
 
 
-def test_the_report_writes_tables_figures_and_the_comparison(smoke_records, tmp_path: Path) -> None:
-    records, spec = smoke_records
+def _report(records: pd.DataFrame, spec, tmp_path: Path) -> ReportOutputs:
+    """The online kind's report of ``records`` written under ``tmp_path``."""
     out = ReportOutputs(tmp_path / "tables", tmp_path / "figures", tmp_path / "replication.md",
                         tmp_path / "replication.csv", tmp_path / "replication_conclusions.csv")
     out.tables.mkdir()
     out.figures.mkdir()
     KIND.report(records, None, out, report_settings(spec, REPO / "config" / "published"))
+    return out
+
+
+def test_the_report_writes_tables_figures_and_the_comparison(smoke_records, tmp_path: Path) -> None:
+    records, spec = smoke_records
+    out = _report(records, spec, tmp_path)
     md = (out.tables / "online_tables.md").read_text()
     assert "## Table 3.4 (replicated): fraction correct" in md
     assert "## Table 3.10 (replicated): running times (seconds)" in md
@@ -149,11 +155,7 @@ def test_the_boosting_experiment_reports_tables_without_published_values(tmp_pat
     assert set(records["algorithm"]) == set(spec.algorithms)
     boosted = records[records["algorithm"] == "adaboost_stump"]
     assert (boosted["ensemble_size"] == 100).all()
-    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures", tmp_path / "replication.md",
-                        tmp_path / "replication.csv", tmp_path / "replication_conclusions.csv")
-    out.tables.mkdir()
-    out.figures.mkdir()
-    KIND.report(records, None, out, report_settings(spec, REPO / "config" / "published"))
+    out = _report(records, spec, tmp_path)
     md = (out.tables / "online_tables.md").read_text()
     assert "Tables 4.2, 4.3, 4.8, 4.9" in md
     assert "## Table 4.3 (replicated; no published values): fraction correct" in md
