@@ -204,3 +204,20 @@ def test_widening_the_input_range_keeps_what_the_network_computes() -> None:
     model._rescale(np.fmin(model._lo, X.min(axis=0)), np.fmax(model._hi, X.max(axis=0)))
     assert not np.allclose(model.input_range_, OnlineMLP(random_state=0).fit(X[:50], y[:50]).input_range_)
     np.testing.assert_allclose(model.predict_proba(X[100:]), before, rtol=0, atol=1e-12)
+
+
+def test_an_input_not_seen_yet_is_left_unscaled_without_warnings() -> None:
+    """A column missing in the first examples has no range yet: it must stay at scale 1 and
+    offset 0 quietly (no inf - inf in the arithmetic), then take the range once values come."""
+    import warnings
+
+    from redecorate.learners.online_mlp import OnlineMLP
+
+    X = np.array([[np.nan, 1.0], [np.nan, 3.0], [2.0, 5.0], [6.0, 7.0]])
+    y = np.array([0, 1, 0, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = OnlineMLP(random_state=0).partial_fit(X[:2], y[:2], classes=[0, 1])
+        assert model.input_base_[0] == 0.0 and model.input_range_[0] == 1.0
+        model.partial_fit(X[2:], y[2:])
+    assert model.input_base_[0] == 4.0 and model.input_range_[0] == 2.0

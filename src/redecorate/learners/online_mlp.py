@@ -100,8 +100,9 @@ class OnlineMLP(IncrementalClassifier, MLP):
         """Widen the input ranges to [lo, hi] without changing the network's function."""
         self._lo, self._hi = lo, hi
         seen = np.isfinite(lo) & np.isfinite(hi)
-        half = np.where(seen, (hi - lo) / 2.0, 0.0)
-        base = np.where(seen, (hi + lo) / 2.0, 0.0)
+        lo_seen, hi_seen = np.where(seen, lo, 0.0), np.where(seen, hi, 0.0)  # no inf - inf
+        half = (hi_seen - lo_seen) / 2.0
+        base = (hi_seen + lo_seen) / 2.0
         scale = np.where(half > 0, half, 1.0)
         # z = w0 + sum_j w_j (x_j - b_j) / r_j is kept for every x: w_j' = w_j r_j' / r_j,
         # w0' = w0 + sum_j w_j (b_j' - b_j) / r_j; the momentum terms are steps of the same
