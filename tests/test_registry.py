@@ -93,6 +93,19 @@ def test_load_dataset_from_the_mirror_checks_sizes(registry) -> None:
 
 
 @needs_mirror
+def test_heart_c_keeps_its_declared_classes_and_heart_c_2_only_the_present_ones(registry) -> None:
+    """Weka's numClasses counts declared values: heart-c stays 5-class for chapters 4-6, and
+    chapter 7's binary heart-c is the entry that drops the 3 classes without instances."""
+    whole = load_dataset("heart-c", registry=registry, mirror=MIRROR)
+    binary = load_dataset("heart-c-2", registry=registry, mirror=MIRROR)
+    assert len(whole.y.cat.categories) == 5
+    assert list(binary.y.cat.categories) == list(whole.y.cat.categories[:2])
+    pd.testing.assert_series_equal(binary.y.astype(str), whole.y.astype(str))
+    pd.testing.assert_frame_equal(binary.X, whole.X)
+    assert any("dropped: >50_2, >50_3, >50_4" in note for note in binary.notes)
+
+
+@needs_mirror
 def test_size_mismatch_and_checksum_mismatch_name_the_fix(tmp_path: Path) -> None:
     reg = load_registry(write_registry(tmp_path, """
 datasets:

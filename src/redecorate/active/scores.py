@@ -234,7 +234,8 @@ def local_variance(proba, minority_class: int, weights=None) -> np.ndarray:
     if P.shape[2] != 2:
         raise ValueError(
             f"local_variance (Bootstrap-LV) is defined for two classes, got {P.shape[2]}; "
-            "use local_variance_ext for multi-class problems"
+            "use local_variance_ext for multi-class problems (for a file that declares classes "
+            "no instance has, give its registry entry drop_absent_classes: true)"
         )
     if minority_class not in (0, 1):
         raise ValueError(f"minority_class must be 0 or 1, got {minority_class!r}")

@@ -61,6 +61,7 @@ class DatasetEntry:
     drop_attributes: tuple[str, ...] = ()
     note: str | None = None
     subsample: tuple[int, int] | None = None  # (size, seed): a fixed random sample of rows
+    drop_absent_classes: bool = False  # keep only the class values present in the data
     generator: str | None = None  # source synthetic: which generator ('oza')
     p_a20_zero: tuple[float, float] | None = None  # generator oza: P(A20 = 0 | Y = 0), (| Y = 1)
     seed: int | None = None  # source synthetic: the generator's seed
@@ -86,6 +87,7 @@ class DatasetEntry:
             note=raw.get("note"),
             subsample=(None if raw.get("subsample") is None
                        else (int(raw["subsample"]["size"]), int(raw["subsample"]["seed"]))),
+            drop_absent_classes=bool(raw.get("drop_absent_classes", False)),
             generator=raw.get("generator"),
             p_a20_zero=None if raw.get("p_a20_zero") is None else tuple(float(p) for p in raw["p_a20_zero"]),
             seed=raw.get("seed"),
@@ -278,7 +280,29 @@ def load_dataset(
     dataset = dataset.check(entry.instances, entry.classes, entry.attributes)
     if entry.subsample is not None:
         dataset = _subsample(dataset, *entry.subsample)
+    if entry.drop_absent_classes:
+        dataset = _drop_absent_classes(dataset)
     return dataset
+
+
+def _drop_absent_classes(dataset: Any) -> Any:
+    """The dataset with its class's declared values cut to those that occur.
+
+    Why: a learner's class count comes from the declared values (Weka's ``numClasses``), so
+    an ARFF file that declares classes no instance has (heart-c: 5 declared, 2 present) is a
+    multi-class problem to every learner, while chapter 7 treats it as binary and scores it
+    with the two-class Bootstrap-LV.
+    """
+    import dataclasses
+
+    y = dataset.y
+    absent = [c for c in y.cat.categories if not (y == c).any()]
+    if not absent:
+        return dataset
+    return dataclasses.replace(
+        dataset, y=y.cat.remove_categories(absent),
+        notes=(*dataset.notes, f"declared classes without instances dropped: {', '.join(map(str, absent))}"),
+    )
 
 
 def _subsample(dataset: Any, size: int, seed: int) -> Any:
