@@ -236,7 +236,7 @@ def test_records_from_an_earlier_run_are_reused_only_under_the_same_settings(
     totals = provenance["totals"]
     assert totals["units_reused"] == 5 and totals["units_with_metadata"] == 10
     labor_cpu = sum(job_record_info(reference / "labor" / "chunk0.parquet")["unit_cpu_s"])
-    assert totals["records_cpu_s"] == pytest.approx(totals["cpu_s"] + labor_cpu, abs=0.01)
+    assert totals["records_cpu_s"] == pytest.approx(totals["jobs_cpu_s"] + labor_cpu, abs=0.01)
 
 
 @requires_mirror

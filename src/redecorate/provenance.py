@@ -222,10 +222,16 @@ def build_provenance(
     wall = [j["wall_s"] for j in jobs if j["wall_s"] is not None]
     cpu = [j["cpu_s"] for j in jobs if j["cpu_s"] is not None]
     reused_cpu_total, units_reused, units_total = 0.0, 0, 0
-    for job in jobs:
+    # Snakemake samples a benchmark's CPU every few seconds and misses what a job spends
+    # after the last sample (about half of the CPU of the online experiments' short jobs); a
+    # records file carries its job's own process CPU, which is exact, so that is preferred.
+    own_cpu = [j["cpu_s"] for j in jobs]
+    for i, job in enumerate(jobs):
         info = (job_records or {}).get(job["job"])
         if info is None:
             continue
+        if info.get("cpu_s") is not None:
+            own_cpu[i] = float(info["cpu_s"])
         sources = info.get("unit_sources", [])
         reused = [cpu_s for cpu_s, source in zip(info.get("unit_cpu_s", []), sources, strict=True) if source]
         job["records"] = {
@@ -244,9 +250,12 @@ def build_provenance(
         "cpu_s": round(sum(cpu), 3),
     }
     if job_records is not None:
-        # What the records cost wherever they were computed: this run's CPU plus, for units
-        # taken from an earlier run (records_from), the CPU they took there.
-        totals["records_cpu_s"] = round(sum(cpu) + reused_cpu_total, 3)
+        # What the records cost wherever they were computed: this run's CPU (each job's own
+        # process CPU where its records say it) plus, for units taken from an earlier run
+        # (records_from), the CPU they took there.
+        jobs_cpu = sum(c for c in own_cpu if c is not None)
+        totals["jobs_cpu_s"] = round(jobs_cpu, 3)
+        totals["records_cpu_s"] = round(jobs_cpu + reused_cpu_total, 3)
         totals["units_reused"] = units_reused
         totals["units_with_metadata"] = units_total
     experiment_block: dict[str, Any] = {
