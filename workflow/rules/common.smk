@@ -114,7 +114,11 @@ def _load_all(cfg):
             f"{CONFIG_SOURCE}: key 'data_mirror': {os.path.abspath(cfg['data_mirror'])} "
             "is not a directory"
         )
-    if cfg["records_from"] is not None and not Path(cfg["records_from"]).is_dir():
+    own_results = (cfg["records_from"] is not None
+                   and Path(cfg["records_from"]).resolve() == Path(cfg["results_dir"]).resolve())
+    if cfg["records_from"] is not None and not own_results and not Path(cfg["records_from"]).is_dir():
+        # The run's own results_dir may not exist yet (a first run that shares units between
+        # its experiments); any other missing directory is a typo worth stopping for.
         raise ExperimentConfigError(
             f"{CONFIG_SOURCE}: key 'records_from': {os.path.abspath(cfg['records_from'])} "
             "is not a directory (give the directory that holds <experiment>/records/, e.g. "
