@@ -175,3 +175,17 @@ def test_active_conclusions_put_the_trivial_prediction_beside_each_mean_claim() 
     assert signs.loc["b", "agreement"] == pytest.approx(1 / 3) and pd.isna(signs.loc["b", "trivial_holds"])
     best = out[out["claim"] == "system with the largest mean error_reduction"].iloc[0]
     assert best["holds"] and pd.isna(best["trivial_holds"])
+
+
+def test_a_table_of_wdl_counts_alone_is_comparable_when_the_run_covers_its_datasets() -> None:
+    """Table 7.4 (early) prints w/d/l only; its 8 + 2 + 14 says it covers 24 datasets."""
+    from redecorate.report.active import wdl_comparability
+
+    wdl = pd.DataFrame({"table": ["7.4 (early)"] * 3, "comparison": ["a_vs_b"] * 3, "metric": ["mse"] * 3,
+                        "statistic": ["sig_w", "sig_d", "sig_l"], "value": ["8", "2", "14"]})
+    names = [f"d{i}" for i in range(24)]
+    assert wdl_comparability("pilot", wdl, names)[0]
+    assert wdl_comparability("thesis", wdl, names) == (True, "")
+    comparable, why = wdl_comparability("pilot", wdl, names[:20])
+    assert not comparable and "4 of the source's 24 datasets not run" in why
+    assert not wdl_comparability("quick", wdl, names)[0]

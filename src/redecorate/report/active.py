@@ -45,7 +45,7 @@ from redecorate.stats.learning_curves import (
 )
 from redecorate.stats.significance import paired_t_test
 
-__all__ = ["active_conclusions", "active_summary", "fold_errors", "write_active_report"]
+__all__ = ["active_conclusions", "active_summary", "fold_errors", "wdl_comparability", "write_active_report"]
 
 ALPHA = 0.05
 THESIS_RUNS, THESIS_FOLDS = 2, 10
@@ -270,6 +270,20 @@ def _comparable(settings: Mapping[str, Any], cells: pd.DataFrame) -> tuple[bool,
     """Whether counting conclusions against the dissertation's is meaningful, and why not."""
     return comparability(settings.get("scale"), cells["dataset"],
                          cells.loc[cells["status"] == "ok", "dataset"])  # fmt: skip
+
+
+def wdl_comparability(scale: str | None, wdl: pd.DataFrame, datasets: Sequence[str]) -> tuple[bool, str]:
+    """Comparability for a table that prints only w/d/l counts (Table 7.4, early learning).
+
+    Such a table names no dataset, so the per-dataset test of :func:`comparability` has nothing
+    to look at; its counts say how many datasets it covers (w + d + l), and a run of the
+    source's protocol on at least that many is as comparable as one whose cells are named.
+    """
+    counts = wdl.assign(value=pd.to_numeric(wdl["value"], errors="coerce"))
+    covered = int(counts.groupby(["table", "comparison", "metric"])["value"].sum().max())
+    ours = list(datasets)
+    unnamed = [f"(dataset {i + 1} of the table)" for i in range(len(ours), covered)]
+    return comparability(scale, ours + unnamed, ours)
 
 
 def active_conclusions(summary: pd.DataFrame, published: pd.DataFrame, baseline: str,
@@ -507,7 +521,12 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
                                                      "reproduced_wdl", "sign_agreement",
                                                      "trivial_agreement", "holds"])  # fmt: skip
     replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    comparable, why = _comparable(settings, replication) if len(replication) else (False, "no published values")
+    if len(replication):
+        comparable, why = _comparable(settings, replication)
+    elif len(conclusions):
+        comparable, why = wdl_comparability(settings.get("scale"), pub[pub["dataset"].isna()], datasets)
+    else:
+        comparable, why = False, "no published values"
     mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
                                                    lineterminator="\n")
     lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
