@@ -189,3 +189,38 @@ def test_a_table_of_wdl_counts_alone_is_comparable_when_the_run_covers_its_datas
     comparable, why = wdl_comparability("pilot", wdl, names[:20])
     assert not comparable and "4 of the source's 24 datasets not run" in why
     assert not wdl_comparability("quick", wdl, names)[0]
+
+
+def test_the_chapter_7_report_counts_the_w_gt_l_sides_beside_the_trivial_prediction(tmp_path: Path) -> None:
+    from redecorate.kinds.kind import ReportOutputs
+    from redecorate.report.active import write_active_report
+
+    rows = []
+    for dataset in ("d1", "d2", "d3"):
+        for system, mse in [("a", 0.2), ("b", 0.4)]:
+            for fold in range(6):
+                for n in (10, 20, 40):
+                    rows += [("x", dataset, system, 0, fold, n, n, "mse", mse + 0.001 * fold, 0.0, 15),
+                             ("x", dataset, system, 0, fold, n, n, "aulc", 100.0 + fold, 0.0, 15)]
+    records = pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
+    # The thesis: a beats b on MSE on 2 of 3 datasets (W > L); on AULC b wins (W < L), which
+    # "A is better than B" gets wrong. Ours: MSE 3/0/0 (holds), AULC 0/3/0 (W = L: does not).
+    published = tmp_path / "pub.tsv"
+    published.write_text("table\tcomparison\tdataset\tpoint\tsystem\tmetric\tstatistic\tvalue\n" + "".join(
+        f"7.x\ta_vs_b\t\t\t\t{metric}\t{stat}\t{value}\n"
+        for metric, counts in [("mse", (2, 1, 0)), ("aulc", (0, 1, 2))]
+        for stat, value in zip(("sig_w", "sig_d", "sig_l"), counts, strict=True)))
+    out = ReportOutputs(tables=tmp_path / "tables", figures=tmp_path / "figures",
+                        replication_md=tmp_path / "replication.md", replication_csv=tmp_path / "replication.csv",
+                        replication_conclusions=tmp_path / "conclusions.csv")
+    out.tables.mkdir()
+    out.figures.mkdir()
+    settings = {"experiment": "x", "scale": "pilot", "datasets": ["d1", "d2", "d3"], "published": [str(published)],
+                "report": {"comparisons": [{"a": "a", "b": "b", "table": "7.x"}]}}
+    write_active_report(records, out, settings)
+    text = out.replication_md.read_text()
+    assert "**Pilot scale**" in text
+    assert ('1 of 2 W > L sides hold (the trivial prediction "A is better than B" would hold in 1 of 2)'
+            in text)
+    conclusions = pd.read_csv(out.replication_conclusions).set_index("metric")
+    assert conclusions.loc["mse", "holds"] and not conclusions.loc["aulc", "holds"]

@@ -516,10 +516,12 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
                             "published_wdl": f"{wdl.get('sig_w', 0)}/{wdl.get('sig_d', 0)}/{wdl.get('sig_l', 0)}",
                             "reproduced_wdl": _wdl(ours) if len(ours) else "",
                             "sign_agreement": agree, "trivial_agreement": trivial,
-                            "holds": pd.NA if our_side is None else our_side == pub_side})  # fmt: skip
+                            "holds": pd.NA if our_side is None else our_side == pub_side,
+                            # "A is better than B" predicts W > L: it holds where the thesis has W > L
+                            "trivial_holds": pd.NA if our_side is None else pub_side == 1})  # fmt: skip
     conclusions = pd.DataFrame(conclusions, columns=["table", "comparison", "metric", "published_wdl",
                                                      "reproduced_wdl", "sign_agreement",
-                                                     "trivial_agreement", "holds"])  # fmt: skip
+                                                     "trivial_agreement", "holds", "trivial_holds"])  # fmt: skip
     replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
     if len(replication):
         comparable, why = _comparable(settings, replication)
@@ -535,7 +537,14 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
              "24 datasets of chapter 7.", ""]  # fmt: skip
     lines += comparability_lines(comparable, why)
     if len(conclusions):
-        lines += ["## Conclusions (w/d/l of significant results)", "",
+        counts = []
+        if comparable:
+            prediction = '"A is better than B"'
+            counts = [f"All tables: {held_sentence(conclusions['holds'], conclusions['trivial_holds'], 'W > L sides', prediction)}."]
+            counts += [f"Table {t}: {held_sentence(g['holds'], g['trivial_holds'], 'W > L sides', prediction)}."
+                       for t, g in conclusions.groupby("table", sort=False)]  # fmt: skip
+            counts = [" ".join(counts), ""]
+        lines += ["## Conclusions (w/d/l of significant results)", "", *counts,
                   "*sign agreement*: share of datasets whose value has the published sign; *trivial*: "
                   "what always predicting an improvement would score.", "",
                   markdown_table(["Table", "A vs B", "Metric", "W/D/L pub.", "W/D/L rep.", "Sign agreement",
