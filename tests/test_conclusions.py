@@ -92,3 +92,16 @@ def test_only_the_thesis_and_pilot_protocols_on_every_dataset_count_conclusions(
         assert ("Not comparable" in lines[0]) is (not comparable)
     held = mark_comparability(pd.DataFrame({"holds": [True, False]}), got)
     assert bool(held["holds"].isna().all()) is (not comparable)
+
+
+@pytest.mark.parametrize(
+    ("run", "missing"),
+    [(["a", "b", "c", "d"], None), (["a", "b", "c"], "1 of the source's 4"), (["c", "d", "e"], "2 of the source's 4"),
+     (["a", "b"], "2 of the source's 4")],
+)
+def test_unnamed_published_datasets_are_covered_only_by_datasets_beyond_the_named_ones(run, missing) -> None:
+    """A source naming a and b and counting two more (w/d/l only) needs two datasets besides a, b."""
+    got, why = comparability("thesis", ["a", "b"], run, unnamed_published=2)
+    assert got is (missing is None)
+    assert (missing or "") in why
+    assert comparability("thesis", [], [], unnamed_published=0)[1] == "no published values for these datasets"

@@ -275,15 +275,13 @@ def _comparable(settings: Mapping[str, Any], cells: pd.DataFrame) -> tuple[bool,
 def wdl_comparability(scale: str | None, wdl: pd.DataFrame, datasets: Sequence[str]) -> tuple[bool, str]:
     """Comparability for a table that prints only w/d/l counts (Table 7.4, early learning).
 
-    Such a table names no dataset, so the per-dataset test of :func:`comparability` has nothing
-    to look at; its counts say how many datasets it covers (w + d + l), and a run of the
-    source's protocol on at least that many is as comparable as one whose cells are named.
+    Such a table names no dataset; its counts say how many datasets it covers (w + d + l), and
+    a run of the source's protocol on at least that many is as comparable as one whose cells
+    are named.
     """
     counts = wdl.assign(value=pd.to_numeric(wdl["value"], errors="coerce"))
     covered = int(counts.groupby(["table", "comparison", "metric"])["value"].sum().max())
-    ours = list(datasets)
-    unnamed = [f"(dataset {i + 1} of the table)" for i in range(len(ours), covered)]
-    return comparability(scale, ours + unnamed, ours)
+    return comparability(scale, [], datasets, unnamed_published=covered)
 
 
 def active_conclusions(summary: pd.DataFrame, published: pd.DataFrame, baseline: str,

@@ -117,7 +117,7 @@ PILOT_CAVEAT = ("the source's datasets and protocol with fewer runs: conclusions
 
 
 def comparability(scale: str | None, published_datasets: Iterable[str],
-                  reproduced_datasets: Iterable[str]) -> tuple[bool, str]:
+                  reproduced_datasets: Iterable[str], *, unnamed_published: int = 0) -> tuple[bool, str]:
     """Whether counting conclusions against the source's is meaningful, and if not why.
 
     A thesis-scale run on every dataset of the published table is a replication. A ``pilot``
@@ -125,16 +125,21 @@ def comparability(scale: str | None, published_datasets: Iterable[str],
     ``pilot`` profile only lowers ``runs`` and ``orders``): its conclusions are counted, and
     the returned text says why they are provisional. A quick or smoke run, or one that leaves
     published datasets out, is shown for inspection only.
+
+    ``unnamed_published`` counts datasets the source covers without naming them (a table of
+    w/d/l counts only): the run must cover as many datasets beyond the named ones.
     """
     reasons = []
     if scale is not None and scale not in ("thesis", PILOT):
         reasons.append(f"scale {scale!r}, not the thesis protocol")
     published = set(published_datasets) - {""}
-    missing = published - set(reproduced_datasets)
-    if not published:
+    reproduced = set(reproduced_datasets)
+    missing = len(published - reproduced) + max(0, unnamed_published - len(reproduced - published))
+    total = len(published) + unnamed_published
+    if not total:
         reasons.append("no published values for these datasets")
     elif missing:
-        reasons.append(f"{len(missing)} of the source's {len(published)} datasets not run")
+        reasons.append(f"{missing} of the source's {total} datasets not run")
     if reasons:
         return False, "; ".join(reasons)
     return True, PILOT_CAVEAT if scale == PILOT else ""
