@@ -77,6 +77,18 @@ def test_summaries_on_curves_known_by_hand() -> None:
     assert summary.at["half", "error_reduction"] == pytest.approx(50.0, abs=0.1)
     assert summary.at["half", "top20_error_reduction"] == pytest.approx(50.0, abs=0.1)
     assert summary.at["half", "top20_significant"]
+    assert summary.at["half", "error_reduction_significant"]
+
+
+def test_a_significant_increase_of_the_error_is_not_a_significant_reduction() -> None:
+    """Table 8.2's "significant" (and the bold cells of 6.2-6.4) mean a significant reduction."""
+    n = np.arange(1, 31)
+    base = 40.0 - n
+    records = _records({"rand": base, "double": base * 2}, n)
+    row = active_summary(records, "rand", ["double"], ["d"]).set_index("system").loc["double"]
+    assert row["error_reduction"] == pytest.approx(-100.0, abs=0.2)
+    assert row["error_reduction_p"] < 0.05  # the test itself is two-sided
+    assert not row["error_reduction_significant"] and not row["top20_significant"]
 
 
 def test_summaries_use_only_sizes_every_fold_reached() -> None:
