@@ -43,6 +43,7 @@ __all__ = [
     "weka_info",
     "weka_jar",
     "weka_version",
+    "write_arff",
 ]
 
 DEFAULT_WEKA_JAR = "/usr/share/java/weka.jar"
@@ -321,6 +322,38 @@ def load_oracle_data(
         source=source,
         loader_problem=problem,
     )
+
+
+def _arff_quote(text: str) -> str:
+    """One ARFF name or nominal value in single quotes, escaped for Weka's tokenizer."""
+    return "'" + str(text).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def write_arff(path: str | os.PathLike[str], X: pd.DataFrame, y: pd.Series, relation: str = "oracle") -> Path:
+    """Write ``X`` and the class ``y`` (last) as an ARFF file both sides can read.
+
+    Differential tests address rows of a file, so data that exists only in memory (a masked
+    view, a corrupted copy) must be written out first; NaN becomes ``?``. Nominal columns
+    keep their declared categories in order, so Weka's class and value indices are ours.
+    """
+    import pandas as pd
+
+    path = Path(path)
+    nominal = {c: isinstance(X[c].dtype, pd.CategoricalDtype) for c in X.columns}
+    lines = [f"@relation {_arff_quote(relation)}"]
+    for c in X.columns:
+        kind = "{" + ",".join(_arff_quote(v) for v in X[c].cat.categories) + "}" if nominal[c] else "numeric"
+        lines.append(f"@attribute {_arff_quote(c)} {kind}")
+    lines.append(f"@attribute {_arff_quote(y.name or 'class')} {{{','.join(_arff_quote(v) for v in y.cat.categories)}}}")
+    lines.append("@data")
+    columns = [X[c].tolist() for c in X.columns] + [y.tolist()]
+    quote = [nominal[c] for c in X.columns] + [True]
+    for row in zip(*columns, strict=True):
+        lines.append(",".join(
+            "?" if pd.isna(v) else _arff_quote(v) if q else repr(float(v)) for v, q in zip(row, quote, strict=True)
+        ))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def _weka_quote(token: str) -> str:
