@@ -185,7 +185,13 @@ def test_a_second_live_run_in_the_same_directory_is_refused(tmp_path: Path) -> N
                 assert first.poll() is None, "the first run ended before it held its locks"
                 assert time.monotonic() < deadline, "the first run never took its locks"
                 time.sleep(0.1)
-            second = smoke.run_snakemake(tmp_path, *config, cores=1, profile=True, timeout=300)
+            # Frozen, the first run stays alive and keeps its locks however slowly the second
+            # starts on a loaded machine (it could otherwise finish first, leaving nothing to refuse).
+            os.killpg(first.pid, signal.SIGSTOP)
+            try:
+                second = smoke.run_snakemake(tmp_path, *config, cores=1, profile=True, timeout=300)
+            finally:
+                os.killpg(first.pid, signal.SIGCONT)
             text = smoke.output_of(second)
             assert second.returncode != 0, text[-3000:]
             assert "cannot be locked" in text, text[-3000:]

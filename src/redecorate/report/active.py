@@ -45,7 +45,7 @@ from redecorate.stats.learning_curves import (
 )
 from redecorate.stats.significance import paired_t_test
 
-__all__ = ["active_conclusions", "active_summary", "fold_errors", "wdl_comparability", "write_active_report"]
+__all__ = ["active_conclusions", "active_summary", "fold_errors", "significant_reduction", "wdl_comparability", "write_active_report"]
 
 ALPHA = 0.05
 THESIS_RUNS, THESIS_FOLDS = 2, 10
@@ -112,6 +112,12 @@ def _common(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, n
     return np.asarray(columns, dtype=np.int64), a[columns].to_numpy(), b[columns].to_numpy()
 
 
+def significant_reduction(p: float, reduction: float) -> bool:
+    """A significant *reduction*, as the thesis's bold cells are: p < ALPHA and the error went
+    down (a significant increase of the error, a negative reduction, is not one)."""
+    return bool(p < ALPHA and reduction > 0)
+
+
 def active_summary(
     records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str]
 ) -> pd.DataFrame:
@@ -146,15 +152,13 @@ def active_summary(
                 test_top = error_reduction_test(e_base, e_mine, top)
                 test_all = error_reduction_test(e_base, e_mine)
                 reduction = mean_error_reduction(mean_base, mean_mine, undefined="nan")
-                # "Significant" is a significant *reduction*, as the thesis's bold cells are: a
-                # significant increase of the error (a negative reduction) is not one.
                 row.update(
                     top20_error_reduction=float(r[top].mean()),
                     top20_p=test_top.p,
-                    top20_significant=bool(test_top.p < ALPHA and r[top].mean() > 0),
+                    top20_significant=significant_reduction(test_top.p, float(r[top].mean())),
                     error_reduction=reduction,
                     error_reduction_p=test_all.p,
-                    error_reduction_significant=bool(test_all.p < ALPHA and reduction > 0),
+                    error_reduction_significant=significant_reduction(test_all.p, reduction),
                 )
             out.append(row)
     return pd.DataFrame(out)
