@@ -66,6 +66,18 @@ def test_error_sampling_takes_every_misclassified_instance_first() -> None:
     assert wrong[few].all()
 
 
+def test_uncertainty_sampling_takes_the_smallest_margins_misclassified_or_not() -> None:
+    rng = np.random.default_rng(2)
+    proba = rng.dirichlet([1, 1, 1], size=50)
+    y = rng.integers(0, 3, 50)
+    top2 = np.sort(proba, axis=1)[:, -2:]
+    margins = top2[:, 1] - top2[:, 0]
+    chosen = select_acquisitions("uncertainty", proba, y, np.arange(50), 7, rng)
+    assert sorted(chosen.tolist()) == sorted(np.argsort(margins)[:7].tolist())
+    wrong = np.argmax(proba, axis=1) != y
+    assert not set(np.flatnonzero(wrong)) <= set(chosen.tolist())  # unlike Error Sampling
+
+
 def test_the_loop_completes_every_instance_exactly_once(autos) -> None:
     n = len(autos.y)
     train, test = np.arange(0, n, 2), np.arange(1, n, 2)

@@ -12,6 +12,9 @@ Error Sampling (§8.2): an incomplete instance the current model misclassifies s
 label is known), any other the model's uncertainty, P̂(y₁|x) − P̂(y₂|x); the m lowest scores
 are acquired — every misclassified instance before any correctly classified one, at random
 among the misclassified, then the least certain. Random sampling acquires m at random.
+Uncertainty sampling (the score Error Sampling falls back on, used alone) acquires the m
+smallest margins whether or not the instance is misclassified: Error Sampling without its
+misclassified-first rule, which isolates what that rule contributes.
 
 Missing values are masked in the encoded matrix (NaN), never imputed; the known values of an
 incomplete instance never change; acquiring reveals exactly the instance's true row.
@@ -38,8 +41,9 @@ __all__ = [
     "select_acquisitions",
 ]
 
-SCORERS: tuple[str, ...] = ("error_sampling", "random")
-"""How incomplete instances are chosen: Error Sampling (§8.2) or uniformly at random."""
+SCORERS: tuple[str, ...] = ("error_sampling", "uncertainty", "random")
+"""How incomplete instances are chosen: Error Sampling (§8.2), its uncertainty score alone, or
+uniformly at random."""
 
 
 def error_sampling_scores(proba: np.ndarray, y_codes: np.ndarray) -> np.ndarray:
@@ -103,12 +107,15 @@ class FeatureAcquisition:
 
 def select_acquisitions(scorer: str, proba: np.ndarray | None, y_codes: np.ndarray,
                         candidates: np.ndarray, m: int, rng: np.random.Generator) -> np.ndarray:
-    """The m incomplete instances to complete: the lowest Error Sampling scores (ties at
-    random), or m at random."""
+    """The m incomplete instances to complete: the lowest Error Sampling scores, or the
+    smallest margins (uncertainty), ties at random; or m at random."""
     m = min(m, len(candidates))
     if scorer == "random":
         return rng.choice(candidates, size=m, replace=False)
-    scores = error_sampling_scores(proba, y_codes[candidates])
+    if scorer == "uncertainty":
+        scores = probability_margin(np.asarray(proba, dtype=np.float64)[np.newaxis])
+    else:
+        scores = error_sampling_scores(proba, y_codes[candidates])
     # Lowest first; ties (every misclassified instance scores -1) broken at random.
     order = np.lexsort((rng.random(len(candidates)), scores))
     return candidates[order[:m]]
@@ -160,6 +167,6 @@ def acquisition_curve(
         if candidates.size == 0:
             return rows
         proba = None
-        if scorer == "error_sampling":
+        if scorer != "random":
             proba = model.predict_proba_prepared(state.matrix()[candidates])
         state.acquire(select_acquisitions(scorer, proba, y_codes, candidates, batch_size, rng))
