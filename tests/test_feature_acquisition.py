@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from redecorate.active.acquisition import (
@@ -101,3 +102,58 @@ def test_with_complete_data_acquisition_changes_nothing(autos) -> None:
     ]  # fmt: skip
     # Every feature known: each model sees the whole data whatever was "acquired".
     assert curves[0] == curves[1] and len(set(curves[0])) == 1
+
+
+SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
+CH8 = REPO / "config" / "experiments" / "ch8_afa.yaml"
+
+
+def _ch8_smoke(tmp_path: Path, edit) -> Path:
+    import yaml
+
+    data = yaml.safe_load(CH8.read_text())
+    edit(data)
+    path = tmp_path / "ch8.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def test_fold_units_split_a_run_into_folds_with_the_same_records(tmp_path: Path, autos) -> None:
+    """A fold unit computes exactly that fold of the run unit, and only entries that ask for
+    fold units get them (the others keep their units and unit keys)."""
+    from redecorate.experiments import load_experiment
+    from redecorate.job_records import unit_key
+    from redecorate.kinds import get_kind
+    from redecorate.stats.summary import RECORD_COLUMNS
+
+    kind = get_kind("acquisition")
+    plain = load_experiment(_ch8_smoke(tmp_path, lambda d: None), schema=SCHEMA, scale="smoke")
+
+    def split(data):
+        data["algorithms"]["j48_random"]["fold_units"] = True
+
+    spec = load_experiment(_ch8_smoke(tmp_path, split), schema=SCHEMA, scale="smoke")
+    units = kind.units(spec)
+    folds = [u for u in units if u["algorithm"] == "j48_random"]
+    assert [u["fold"] for u in folds] == [0, 1, 2] and all(u["run"] == 0 for u in folds)
+    assert {"algorithm": "j48_error_sampling", "run": 0} in units
+    before, after = kind.job_settings(plain), kind.job_settings(spec)
+    unit = {"algorithm": "j48_error_sampling", "run": 0}
+    assert unit_key(kind, before, unit, "autos") == unit_key(kind, after, unit, "autos")
+
+    whole = kind.run_unit(autos, before, {"algorithm": "j48_random", "run": 0}, lambda _: None)
+    parts = [kind.run_unit(autos, after, u, lambda _: None) for u in folds]
+    columns = [c for c in RECORD_COLUMNS if c != "fit_seconds"]
+    pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True)[columns], whole[columns])
+    assert all(set(p["fold"]) == {u["fold"]} for p, u in zip(parts, folds, strict=True))
+
+
+def test_fold_units_must_be_a_boolean(tmp_path: Path) -> None:
+    from redecorate.config import ExperimentConfigError
+    from redecorate.experiments import load_experiment
+
+    def bad(data):
+        data["algorithms"]["j48_random"]["fold_units"] = "yes"
+
+    with pytest.raises(ExperimentConfigError, match=r"algorithms.j48_random.*fold_units must be true or false"):
+        load_experiment(_ch8_smoke(tmp_path, bad), schema=SCHEMA, scale="smoke")

@@ -8,7 +8,12 @@ trained on all instances with their missing values, is tested after every batch
 (:func:`redecorate.active.acquisition.acquisition_curve`).
 
 ``algorithms:`` entries name a learner, a scorer and the batch size:
-``j48_error_sampling: {learner: j48, scorer: error_sampling, batch_size: 10}``. Records:
+``j48_error_sampling: {learner: j48, scorer: error_sampling, batch_size: 10}``. A unit of work
+is one algorithm × one run of k-fold CV, or with ``fold_units: true`` in the entry one
+algorithm × one fold: a DECORATE curve on kr-vs-kp or hypothyroid takes half an hour or more
+per fold (one fit per batch of 20 on up to 3,400 instances, most with 70 % of their values
+missing), so a run-sized unit would be a job of several hours that loses everything when killed.
+Records:
 ``point`` and ``n_train`` are the number of complete instances. Report: Tables 8.2/8.3's %
 error reduction over random sampling (all points) and top-20 % reduction, significance, the
 learning curves, and reproduced vs published (the web-usage rows are listed as "data not
@@ -24,14 +29,13 @@ from typing import Any
 import pandas as pd
 
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.kinds.passive import algorithm_run_units
 from redecorate.protocol.job import run_folds
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.stats.summary import RECORD_COLUMNS
 
 __all__ = ["ACQUISITION"]
 
-_OWN_KEYS = ("scorer", "batch_size")
+_OWN_KEYS = ("scorer", "batch_size", "fold_units")
 
 SCHEMA: dict[str, Any] = {
     "required": [],
@@ -59,7 +63,22 @@ def _algorithms(spec: Any) -> dict[str, dict[str, Any]]:
         out[label] = {"learner": spec.learner_of(label), "params": params,
                       "scorer": own.get("scorer", "error_sampling"),
                       "batch_size": int(own.get("batch_size", 10))}  # fmt: skip
+        if own.get("fold_units"):
+            # Only when set, so that the entries (and unit keys) of run-sized units stay as
+            # they were before the option existed.
+            out[label]["fold_units"] = True
     return out
+
+
+def _units(spec: Any) -> list[Unit]:
+    """One unit per (run, algorithm), run-major, or per (run, algorithm, fold) for entries
+    with ``fold_units``: more runs only append units."""
+    fold_units = {label for label, entry in _algorithms(spec).items() if entry.get("fold_units")}
+    return [
+        {"algorithm": a, "run": r, "fold": f} if a in fold_units else {"algorithm": a, "run": r}
+        for r in spec.runs for a in spec.algorithms
+        for f in (range(spec.protocol.folds) if a in fold_units else [None])
+    ]
 
 
 def _job_settings(spec: Any) -> dict[str, Any]:
@@ -79,8 +98,10 @@ def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: P
     entry = settings["algorithms"][label]
     rows = []
     started = time.perf_counter()
-    folds = run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])
-    for fold, (train, test) in enumerate(folds):
+    folds = list(enumerate(run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])))
+    if "fold" in unit:
+        folds = [folds[int(unit["fold"])]]
+    for fold, (train, test) in folds:
         # Keyed by (seed, dataset, run, fold) and the batch size, never the scorer: Error
         # Sampling and random sampling see the same known features and initial complete set.
         seed = seed_sequence(settings["seed"], "acquisition", dataset.name, run, fold,
@@ -102,14 +123,15 @@ def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: P
 
 
 def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
-    """One fit on the whole training fold per batch."""
+    """One fit on the whole training fold per batch, for every fold of the unit."""
     from redecorate.learners.registry import estimated_fit_seconds
 
     entry = settings["algorithms"][unit["algorithm"]]
     k = settings["n_folds"]
     pool = shape.n_instances * (k - 1) / k
     fits = pool / entry["batch_size"] + 1
-    return k * fits * estimated_fit_seconds(entry["learner"], entry["params"], pool, shape.n_attributes)
+    folds = 1 if "fold" in unit else k
+    return folds * fits * estimated_fit_seconds(entry["learner"], entry["params"], pool, shape.n_attributes)
 
 
 def _check(spec: Any) -> None:
@@ -125,6 +147,9 @@ def _check(spec: Any) -> None:
                                         f"{', '.join(SCORERS)}")  # fmt: skip
         if entry["batch_size"] < 1:
             raise ExperimentConfigError(f"{where}: batch_size must be >= 1")
+        if not isinstance(spec.algorithms[label].get("fold_units", False), bool):
+            raise ExperimentConfigError(f"{where}: fold_units must be true or false, got "
+                                        f"{spec.algorithms[label]['fold_units']!r}")  # fmt: skip
         try:
             learner = make_learner(entry["learner"], entry["params"], 0, where=where)
         except (TypeError, ValueError) as exc:
@@ -147,7 +172,7 @@ ACQUISITION = ExperimentKind(
     description="chapter 8: active feature-value acquisition curves (Error Sampling vs random)",
     schema=SCHEMA,
     job_settings=_job_settings,
-    units=algorithm_run_units,
+    units=_units,
     run_unit=_run_unit,
     unit_cost=_unit_cost,
     report=_report,
