@@ -82,11 +82,14 @@ def test_uncertainty_sampling_takes_the_smallest_margins_misclassified_or_not() 
 def test_the_loop_completes_every_instance_exactly_once(autos) -> None:
     n = len(autos.y)
     train, test = np.arange(0, n, 2), np.arange(1, n, 2)
+    lines: list[str] = []
     rows = acquisition_curve(autos.X.iloc[train], autos.y.iloc[train], autos.X.iloc[test],
                              autos.y.iloc[test], learner="j48", batch_size=10,
-                             seed=np.random.SeedSequence(3))  # fmt: skip
+                             seed=np.random.SeedSequence(3), progress=lines.append)  # fmt: skip
     sizes = [r["n_complete"] for r in rows]
     assert sizes[0] == 10 and sizes[-1] == len(train)
+    # Progress at every tenth of the pool, the last when it is complete.
+    assert len(lines) == 10 and lines[-1].startswith(f"{len(train)}/{len(train)} complete")
     assert all(b - a == 10 for a, b in zip(sizes[:-2], sizes[1:-1], strict=True))
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -125,6 +125,7 @@ def acquisition_curve(
     X_pool: pd.DataFrame, y_pool: pd.Series, X_test: pd.DataFrame, y_test: pd.Series, *,
     learner: str, params: Mapping[str, Any] | None = None, scorer: str = "error_sampling",
     batch_size: int = 10, known_fraction: float = 0.3, seed: np.random.SeedSequence,
+    progress: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
     """One fold of §8.2.1: Algorithm 7 until I is empty, test accuracy after every batch.
 
@@ -132,6 +133,8 @@ def acquisition_curve(
     ``batch_size`` random instances, so Error Sampling and random sampling start from the
     same state; the learner of each iteration is seeded by (seed, number of complete
     instances). Returns ``[{"n_complete", "accuracy" (%), "fit_seconds", "ensemble_size"}]``.
+    ``progress`` hears about every tenth of the pool completed: a DECORATE curve on a pool of
+    thousands runs for most of an hour.
     """
     from redecorate.learners.features import FeatureSchema
     from redecorate.learners.registry import make_learner
@@ -153,6 +156,7 @@ def acquisition_curve(
     rng = np.random.default_rng(choices)
     columns = X_pool.iloc[:0]
     rows = []
+    started, reported = time.perf_counter(), 0
     while True:
         n_complete = int(state.complete.sum())
         model = make_learner(learner, params, np.random.SeedSequence(
@@ -163,6 +167,10 @@ def acquisition_curve(
         accuracy = 100.0 * float(np.mean(np.argmax(model.predict_proba_prepared(Xt), axis=1) == truth))
         rows.append({"n_complete": n_complete, "accuracy": accuracy, "fit_seconds": seconds,
                      "ensemble_size": int(model.ensemble_size_)})  # fmt: skip
+        if progress is not None and 10 * n_complete >= (reported + 1) * len(y_codes):
+            reported = 10 * n_complete // len(y_codes)
+            progress(f"{n_complete}/{len(y_codes)} complete, test accuracy {accuracy:.2f} %, "
+                     f"elapsed {time.perf_counter() - started:.0f}s")  # fmt: skip
         candidates = state.incomplete
         if candidates.size == 0:
             return rows

@@ -111,6 +111,8 @@ def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: P
             dataset.y.iloc[test], learner=entry["learner"], params=entry["params"],
             scorer=entry["scorer"], batch_size=entry["batch_size"],
             known_fraction=settings["known_fraction"], seed=seed,
+            progress=lambda text, fold=fold: progress(
+                f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}: {text}"),
         )  # fmt: skip
         for p in curve:
             rows.append((settings["experiment"], dataset.name, label, run, fold, p["n_complete"],
