@@ -8,8 +8,10 @@ Table 8.3 is a laptop run or a cluster job is decided by this cost on kr-vs-kp a
 hypothyroid (144 and 170 fits per curve at batches of 20).
 
 What is timed: fold 0 of run 0 of ``ch8_afa``'s split (seed 20050801; the training fold is the
-pool), the known features drawn as the experiment draws them, and at each checkpoint a
-fraction of the pool complete (random instances) and the rest masked. At each checkpoint:
+pool; the dataset loaded through the registry, the folds by the experiment's own
+``run_folds``), 30 % of the features known (drawn at random, as the experiment draws them,
+from the benchmark's own seed), and at each checkpoint a fraction of the pool complete (random
+instances) and the rest masked. At each checkpoint:
 our J48 and DECORATE (15 members, 50 iterations, R_size 1) fitted on the masked pool
 (``fit_prepared``, process CPU, after one warm-up fit per dataset), and Weka's J48 and
 Decorate (``-E 15 -I 50 -R 1.0``) on the same rows written as one ARFF file (every
@@ -48,14 +50,13 @@ from j48_vs_weka import machine_info  # noqa: E402 - one description of the mach
 from uci_mirror import MIRROR  # noqa: E402
 
 from redecorate.active.acquisition import FeatureAcquisition, known_features  # noqa: E402
-from redecorate.data import load_arff  # noqa: E402
+from redecorate.data import load_dataset, load_registry  # noqa: E402
 from redecorate.learners.features import FeatureSchema  # noqa: E402
 from redecorate.learners.registry import make_learner  # noqa: E402
-from redecorate.protocol import seed_sequence, stratified_folds  # noqa: E402
+from redecorate.protocol import seed_sequence  # noqa: E402
+from redecorate.protocol.job import run_folds  # noqa: E402
 
 SEED = 20050801
-FILES = {"kr-vs-kp": "kr.vs.kp", "hypothyroid": "hypothyroid", "anneal": "anneal", "soybean": "soybean",
-         "autos": "autos"}
 J48 = "weka.classifiers.trees.J48"
 LEARNERS = {
     # name: (our registry name and parameters, Weka class and options, batch size of ch8_afa)
@@ -68,9 +69,9 @@ THESIS_RUNS = 5
 
 def masked_pools(name: str, fractions: list[float]):
     """(checkpoint fraction, masked training frame, encoded view, class codes, schema, y) of fold 0."""
-    dataset = load_arff(MIRROR / f"{FILES[name]}.arff")
+    dataset = load_dataset(name, registry=load_registry(ROOT / "config" / "datasets.yaml"), mirror=MIRROR)
     X, y = dataset.X, dataset.y
-    train, _ = stratified_folds(y, 10, seed_sequence(SEED, "folds", name, 0))[0]
+    train, _ = run_folds(dataset, 10, run=0, seed=SEED)[0]
     schema = FeatureSchema.from_input(X)
     Xe = schema.encode(X.iloc[train])
     rng = np.random.default_rng(seed_sequence(SEED, "benchmark", name))
