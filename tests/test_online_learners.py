@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer
 from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
@@ -15,6 +17,7 @@ from redecorate.learners.features import FeatureSchema
 from redecorate.learners.j48 import J48
 from redecorate.learners.naive_bayes import NaiveBayes
 from redecorate.learners.online_tree import OnlineTree
+from redecorate.online import OnlineBagging
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -167,6 +170,34 @@ def test_the_first_partial_fit_needs_the_class_list_later_ones_keep_it() -> None
         nb.partial_fit(X[:2], [2, 2])
     with pytest.raises(ValueError, match="differ from those of the first partial_fit"):
         nb.partial_fit(X[:2], [0, 1], classes=[0, 1, 2])
+
+
+@pytest.mark.parametrize("make", [NaiveBayes, DecisionStump, OnlineTree,
+                                  lambda: OnlineBagging(NaiveBayes(), n_estimators=2, random_state=0)])
+def test_a_first_partial_fit_without_classes_is_refused_as_in_scikit_learn(make) -> None:
+    """Fixing the classes to those of the first batch would fail on a later batch with a
+    class the first lacked; scikit-learn refuses the call, and so do we."""
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.raises(ValueError, match="classes must be passed on the first call to partial_fit"):
+        make().partial_fit(X[:5], np.zeros(5, dtype=int))
+    # A Categorical y declares every class, so it needs no class list.
+    codes = pd.Series(pd.Categorical.from_codes(np.zeros(5, dtype=int), categories=["a", "b"]))
+    assert list(make().partial_fit(X[:5], codes).classes_) == ["a", "b"]
+
+
+def test_the_first_numba_compilation_of_a_module_is_announced_once(caplog) -> None:
+    """A cold cache costs ~20 s on the first prediction: the user is told why, once."""
+    from numba import njit
+
+    from redecorate.learners.compilation import announce_compilation
+
+    announce_compilation()
+    namespace = {"__name__": "redecorate.probe_kernels"}
+    exec("def first(x):\n    return x + 1\n\ndef second(x):\n    return x * 2\n", namespace)
+    with caplog.at_level(logging.WARNING, logger="redecorate"):
+        assert njit(namespace["first"])(1) == 2 and njit(namespace["second"])(2) == 4
+    notices = [r.getMessage() for r in caplog.records if "numba is compiling" in r.getMessage()]
+    assert notices == [notices[0]] and "redecorate.probe_kernels" in notices[0]
 
 
 def test_the_online_network_is_the_same_however_the_stream_is_cut() -> None:

@@ -20,6 +20,7 @@ from redecorate.learners.decision_stump import DecisionStump
 from redecorate.learners.mlp import MLP
 from redecorate.learners.online_mlp import OnlineMLP
 from redecorate.learners.online_tree import OnlineTree
+from redecorate.learners.sklearn_checks import expected_failed_checks
 from redecorate.online import OnlineBagging, OnlineBoosting, PrimedOnlineBoosting
 
 
@@ -52,50 +53,7 @@ def _estimators():
     ]
 
 
-# Resampling learners draw their bootstrap/artificial data from the weights (or the number
-# of rows), so weight k and k copies of a row are equal in distribution, not draw for draw.
-_RESAMPLED = (
-    "a weight of k and k copies of an example are equivalent only in distribution: the random "
-    "bootstrap (Weka's resampleWithWeights) draws different replicates from them"
-)
-_DECORATE = (
-    "|R| = floor(R_size * m) and the nominal Laplace counts are per row (as in Weka), so "
-    "k copies of an example change the artificial data that a weight of k leaves alone"
-)
-
-_ONLINE = (
-    "online backpropagation visits examples one at a time in a shuffled order: k copies of "
-    "an example are k separate updates at other places in the order, a weight of k is one "
-    "update k times as large"
-)
-
-_POISSON = (
-    "online ensembles draw each member's copies of an example from Poisson(weight): a weight "
-    "of k and k copies are equal in distribution, not draw for draw"
-)
-
-_PRECISION = (
-    "Weka's numeric precision is the mean gap between the distinct training values, counted "
-    "without weights, so a zero-weight row still shapes it while a removed row does not"
-)
-
-
-def _expected_failures(estimator) -> dict[str, str]:
-    failures: dict[str, str] = {}
-    if isinstance(estimator, Bagging | RandomForest | FeatureSubsetEnsemble):
-        failures["check_sample_weight_equivalence_on_dense_data"] = _RESAMPLED
-    if isinstance(estimator, Decorate):
-        failures["check_sample_weight_equivalence_on_dense_data"] = _DECORATE
-    if isinstance(estimator, MLP | OnlineMLP):
-        failures["check_sample_weight_equivalence_on_dense_data"] = _ONLINE
-    if isinstance(estimator, OnlineBagging | OnlineBoosting):
-        failures["check_sample_weight_equivalence_on_dense_data"] = _POISSON
-    if isinstance(estimator, NaiveBayes):
-        failures["check_sample_weight_equivalence_on_dense_data"] = _PRECISION
-    return failures
-
-
-@parametrize_with_checks(_estimators(), expected_failed_checks=_expected_failures,
+@parametrize_with_checks(_estimators(), expected_failed_checks=expected_failed_checks,
                          xfail_strict=True)
 def test_sklearn_compatible(estimator, check):
     check(estimator)

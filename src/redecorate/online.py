@@ -91,8 +91,8 @@ class _OnlineEnsemble(EncodedClassifier):
         member._reset_stream(schema, self.n_classes_)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Learn from one more mini-batch, in row order (``classes`` on the first call unless
-        all classes occur in it). ``sample_weight`` multiplies each row's Poisson rate."""
+        """Learn from one more mini-batch, in row order (``classes`` on the first call, unless
+        ``y`` is a Categorical). ``sample_weight`` multiplies each row's Poisson rate."""
         first = not hasattr(self, "estimators_")
         Xe = self._validate_X(X, reset=first)
         if first:
@@ -126,7 +126,7 @@ class _OnlineEnsemble(EncodedClassifier):
         call, scikit-learn's convention). The first example fixes the attributes (its keys,
         all numeric); later ones are encoded straight from the dict, without a DataFrame."""
         if not hasattr(self, "estimators_"):
-            self.partial_fit(pd.DataFrame([x]).astype(float), [y])
+            self.partial_fit(pd.DataFrame([x]).astype(float), [y], classes=[y])
             return
         if y not in self.classes_.tolist():
             self._grow_classes(y)

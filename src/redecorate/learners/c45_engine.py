@@ -38,6 +38,10 @@ import numpy as np
 from numba import njit, types
 from numba.typed import List
 
+from redecorate.learners.compilation import announce_compilation
+
+announce_compilation()
+
 SMALL = 1e-6
 LOG2 = math.log(2.0)
 

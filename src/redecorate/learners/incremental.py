@@ -20,7 +20,10 @@ from numba import njit
 from sklearn.utils.validation import _check_sample_weight
 
 from redecorate.learners.base import EncodedClassifier
+from redecorate.learners.compilation import announce_compilation
 from redecorate.learners.features import FeatureSchema
+
+announce_compilation()
 
 __all__ = ["AttributeCounts", "IncrementalClassifier", "class_codes", "first_batch_classes"]
 
@@ -37,15 +40,20 @@ def class_codes(classes: np.ndarray, y) -> np.ndarray:
 
 
 def first_batch_classes(y, classes, n_rows: int) -> np.ndarray:
-    """The class list a stream fixes on its first batch: ``classes`` if given, else the
-    categories of a Categorical ``y`` or the labels present (scikit-learn's convention)."""
+    """The class list a stream fixes on its first batch: ``classes``, or the categories of a
+    Categorical ``y`` (which declares every class, seen or not).
+
+    Anything else is refused, as scikit-learn refuses it: the labels present in a first batch
+    are rarely all the classes, and a class list fixed to them fails on a later batch.
+    """
     if len(y) != n_rows:
         raise ValueError(f"Found input variables with inconsistent numbers of samples: [{n_rows}, {len(y)}]")
     if classes is not None:
         return np.asarray(classes)
     if isinstance(y, pd.Series) and isinstance(y.dtype, pd.CategoricalDtype):
         return np.asarray(y.cat.categories)
-    return np.unique(np.asarray(y))
+    raise ValueError("classes must be passed on the first call to partial_fit "
+                     "(or y given as a pandas Categorical whose categories are all the classes)")
 
 
 @njit(cache=True)
@@ -227,8 +235,8 @@ class IncrementalClassifier(EncodedClassifier):
         self._partial_fit_encoded(X, y, sample_weight)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Learn from one more mini-batch (``classes`` is needed on the first call unless
-        every class occurs in it)."""
+        """Learn from one more mini-batch (``classes`` is needed on the first call, unless
+        ``y`` is a Categorical)."""
         first = not hasattr(self, "classes_")
         Xe = self._validate_X(X, reset=first)
         if first:

@@ -23,6 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from redecorate.learners.compilation import announce_compilation
+
+announce_compilation()
+
 __all__ = ["BootstrapStreams", "bootstrap_streams", "child_seeds"]
 
 _MASK32 = 0xFFFFFFFF

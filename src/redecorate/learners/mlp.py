@@ -39,8 +39,11 @@ import numpy as np
 from numba import njit
 
 from redecorate.learners.base import EncodedClassifier
+from redecorate.learners.compilation import announce_compilation
 from redecorate.learners.features import FeatureSchema
 from redecorate.util import as_seed_sequence
+
+announce_compilation()
 
 __all__ = ["MLP", "train_network", "train_stream"]
 

@@ -29,8 +29,11 @@ import math
 import numpy as np
 from numba import njit
 
+from redecorate.learners.compilation import announce_compilation
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import AttributeCounts, IncrementalClassifier
+
+announce_compilation()
 
 __all__ = ["NaiveBayes", "numeric_precision"]
 
