@@ -16,13 +16,14 @@ to read the results.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 import numbers
 import os
 import shutil
 import tempfile
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ __all__ = [
     "atomic_write",
     "exact_fraction",
     "job_log",
+    "lazy_exports",
     "write_csv_atomic",
     "write_parquet_atomic",
 ]
@@ -225,3 +227,22 @@ def exact_fraction(value: float | int) -> Fraction:
     if isinstance(value, numbers.Integral):
         return Fraction(int(value))
     return Fraction(str(value))
+
+
+# -- lazy package exports -------------------------------------------------------------------
+def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` (PEP 562) for ``package``: ``exports`` maps each public name
+    to the submodule that defines it, imported on first access.
+
+    Why: a package ``__init__`` that imports its submodules makes every import of any one of
+    them pay for all; the workflow parses with a few light modules of ``report`` and
+    ``learners`` and must not load matplotlib, scikit-learn or numba for that.
+    """
+
+    def __getattr__(name: str) -> Any:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{module}"), name)
+
+    return __getattr__

@@ -1,28 +1,51 @@
 """Learners: J48 (C4.5), DECORATE and the ensembles it is compared with.
 
-``J48`` is imported lazily (module ``__getattr__``) so that the package, the ensembles
-and the registry import even where the tree engine (numba) is not compiled yet; the
-ensembles themselves only import J48 when they need their default base learner.
+Every name below is imported on first use (module ``__getattr__``), not with the package:
+the workflow imports :mod:`redecorate.learners.registry` when it parses (to validate
+algorithm names) and a job imports only the learners its units build, so neither pays for
+scikit-learn and the numba-compiled engines (~1-2 s of CPU) of learners it does not use.
+It also lets the package and the registry import where the tree engine (numba) is not
+compiled yet.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from redecorate.learners.adaboost_m1 import AdaBoostM1
-from redecorate.learners.bagging import Bagging
-from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
-from redecorate.learners.decorate import Decorate
-from redecorate.learners.diversity import ensemble_diversity
-from redecorate.learners.feature_subsets import FeatureSubsetEnsemble
-from redecorate.learners.features import FeatureSchema
-from redecorate.learners.naive_bayes import NaiveBayes
-from redecorate.learners.random_forest import RandomForest
-from redecorate.learners.registry import ALGORITHMS, UnknownAlgorithmError, make_learner
+from redecorate.util import lazy_exports
 
 if TYPE_CHECKING:
+    from redecorate.learners.adaboost_m1 import AdaBoostM1
+    from redecorate.learners.bagging import Bagging
+    from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
+    from redecorate.learners.decorate import Decorate
+    from redecorate.learners.diversity import ensemble_diversity
+    from redecorate.learners.feature_subsets import FeatureSubsetEnsemble
+    from redecorate.learners.features import FeatureSchema
     from redecorate.learners.j48 import J48
     from redecorate.learners.mlp import MLP
+    from redecorate.learners.naive_bayes import NaiveBayes
+    from redecorate.learners.random_forest import RandomForest
+    from redecorate.learners.registry import ALGORITHMS, UnknownAlgorithmError, make_learner
+
+_EXPORTS = {
+    "ALGORITHMS": "registry",
+    "AdaBoostM1": "adaboost_m1",
+    "Bagging": "bagging",
+    "Decorate": "decorate",
+    "EncodedClassifier": "base",
+    "FeatureSchema": "features",
+    "FeatureSubsetEnsemble": "feature_subsets",
+    "J48": "j48",
+    "MLP": "mlp",
+    "NaiveBayes": "naive_bayes",
+    "RandomForest": "random_forest",
+    "UnknownAlgorithmError": "registry",
+    "ensemble_diversity": "diversity",
+    "fit_member": "base",
+    "make_learner": "registry",
+    "member_proba": "base",
+}
 
 __all__ = [
     "ALGORITHMS",
@@ -43,14 +66,4 @@ __all__ = [
     "member_proba",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name == "J48":
-        from redecorate.learners.j48 import J48
-
-        return J48
-    if name == "MLP":  # numba-compiled, like J48's engine: imported on first use
-        from redecorate.learners.mlp import MLP
-
-        return MLP
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _EXPORTS)
