@@ -12,7 +12,9 @@ from redecorate.active.acquisition import (
     FeatureAcquisition,
     acquisition_curve,
     error_sampling_scores,
+    impute_hidden,
     known_features,
+    known_features_per_instance,
     select_acquisitions,
 )
 
@@ -160,3 +162,111 @@ def test_fold_units_must_be_a_boolean(tmp_path: Path) -> None:
 
     with pytest.raises(ExperimentConfigError, match=r"algorithms.j48_random.*fold_units must be true or false"):
         load_experiment(_ch8_smoke(tmp_path, bad), schema=SCHEMA, scale="smoke")
+
+
+def test_imputation_fills_hidden_cells_with_the_complete_instances_mode_and_mean() -> None:
+    """``missing: impute``: every hidden cell gets its feature's mode (nominal) or mean
+    (numeric) over the complete instances; known values and values missing in the data itself
+    are untouched."""
+    rng = np.random.default_rng(5)
+    X = np.column_stack([rng.integers(0, 4, 40), rng.normal(size=40), rng.integers(0, 3, 40),
+                         rng.normal(size=40)]).astype(np.float64)  # fmt: skip
+    X[0, 1] = np.nan  # missing in the data itself, in a complete instance
+    X[20, 0] = np.nan  # ... and in a known feature of an incomplete one
+    known = np.array([True, False, False, True])
+    state = FeatureAcquisition(X, known, complete=np.arange(12))
+    hidden = state.hidden()
+    out = impute_hidden(state.matrix(), hidden, nominal=np.array([True, False, True, False]))
+    assert not np.isnan(out[hidden]).any()
+    done = X[:12]
+    assert (out[hidden[:, 2], 2] == np.argmax(np.bincount(done[:, 2].astype(int)))).all()
+    assert np.allclose(out[hidden[:, 1], 1], np.nanmean(done[:, 1]))
+    np.testing.assert_array_equal(out[~hidden], state.matrix()[~hidden])  # NaN == NaN here
+    assert np.isnan(out[0, 1]) and np.isnan(out[20, 0])
+
+
+def test_per_instance_known_features_show_round_0_3_f_each() -> None:
+    rng = np.random.default_rng(6)
+    mask = known_features_per_instance(200, 36, 0.3, rng)
+    assert (mask.sum(axis=1) == 11).all()  # round(0.3 · 36) = round(10.8)
+    assert len({row.tobytes() for row in mask}) > 150  # each instance its own set
+    X = rng.normal(size=(200, 36))
+    state = FeatureAcquisition(X, mask, complete=[0])
+    view = state.matrix()
+    assert (~np.isnan(view[1:])).sum(axis=1).tolist() == [11] * 199
+    np.testing.assert_array_equal(view[1:][mask[1:]], X[1:][mask[1:]])
+
+
+def test_imputed_curve_never_shows_the_learner_a_hidden_nan(autos, monkeypatch) -> None:
+    """The learner of every iteration, and the scoring of the pool, see imputed rows; the
+    initial G follows ``initial_size``."""
+    import redecorate.learners.registry as registry
+    from redecorate.learners.features import FeatureSchema
+
+    seen: list[np.ndarray] = []
+    make = registry.make_learner
+
+    def spy(*args, **kwargs):
+        model = make(*args, **kwargs)
+        fit, predict = model.fit_prepared, model.predict_proba_prepared
+        model.fit_prepared = lambda X, *a, **k: (seen.append(X.copy()), fit(X, *a, **k))[1]
+        model.predict_proba_prepared = lambda X: (seen.append(X.copy()), predict(X))[1]
+        return model
+
+    monkeypatch.setattr(registry, "make_learner", spy)
+    n = len(autos.y)
+    train, test = np.arange(0, n, 2), np.arange(1, n, 2)
+    pool = autos.X.iloc[train]
+    native = np.isnan(FeatureSchema.from_input(pool).encode(pool))
+    rows = acquisition_curve(pool, autos.y.iloc[train], autos.X.iloc[test],
+                             autos.y.iloc[test], learner="j48", batch_size=10, missing="impute",
+                             initial_size=25, seed=np.random.SeedSequence(7))  # fmt: skip
+    assert rows[0]["n_complete"] == 25 and rows[1]["n_complete"] == 35
+    fits = [X for X in seen if X.shape[0] == len(train)]
+    assert len(fits) == len(rows)
+    # NaN only where the data itself has no value (a hidden cell is filled even then: leaving
+    # it NaN would tell which hidden values are truly missing); none once all is acquired.
+    assert all((np.isnan(X) <= native).all() for X in fits)
+    assert (np.isnan(fits[-1]) == native).all() and np.isnan(fits[0]).sum() < native.sum()
+
+
+READINGS = REPO / "reproduced" / "ch8_afa_readings" / "ch8_afa_readings.yaml"
+
+
+def test_omitted_readings_keep_todays_unit_keys_and_curves(tmp_path: Path, autos) -> None:
+    """Entries without ``missing``/``known``/``initial_size``, or with their defaults, hash
+    as before the keys existed and compute exactly the committed records."""
+    import yaml
+
+    from redecorate.experiments import load_experiment
+    from redecorate.job_records import job_record_info, unit_key
+    from redecorate.kinds import get_kind
+
+    kind = get_kind("acquisition")
+    data = yaml.safe_load(READINGS.read_text())
+    data["algorithms"]["j48_error_sampling"].update(missing="fractional", known="per_split")
+    explicit = tmp_path / "readings.yaml"
+    explicit.write_text(yaml.safe_dump(data))
+    committed = REPO / "reproduced" / "ch8_afa_readings" / "records" / "autos" / "chunk0.parquet"
+    info = job_record_info(committed)
+    for path in (READINGS, explicit):
+        settings = kind.job_settings(load_experiment(path, schema=SCHEMA, scale="pilot"))
+        for unit, key in zip(info["units"], info["unit_keys"], strict=True):
+            assert unit_key(kind, settings, unit, "autos") == key
+    records = kind.run_unit(autos, settings, {"algorithm": "j48_error_sampling", "run": 0}, lambda _: None)
+    old = pd.read_parquet(committed)
+    old = old[old["algorithm"] == "j48_error_sampling"].reset_index(drop=True)
+    for column in ("fold", "point", "value"):
+        np.testing.assert_array_equal(records[column].to_numpy(), old[column].to_numpy())
+
+
+def test_reading_keys_are_checked(tmp_path: Path) -> None:
+    from redecorate.config import ExperimentConfigError
+    from redecorate.experiments import load_experiment
+
+    for key, value in (("missing", "mean"), ("known", "per_fold"), ("initial_size", 1.5)):
+        def bad(data, key=key, value=value):
+            data["algorithms"]["j48_random"][key] = value
+
+        with pytest.raises(ExperimentConfigError, match=rf"algorithms.j48_random.*{key}"):
+            load_experiment(_ch8_smoke(tmp_path, bad), schema=SCHEMA, scale="smoke")

@@ -16,8 +16,21 @@ Uncertainty sampling (the score Error Sampling falls back on, used alone) acquir
 smallest margins whether or not the instance is misclassified: Error Sampling without its
 misclassified-first rule, which isolates what that rule contributes.
 
-Missing values are masked in the encoded matrix (NaN), never imputed; the known values of an
-incomplete instance never change; acquiring reveals exactly the instance's true row.
+Missing values are masked in the encoded matrix (NaN); the known values of an incomplete
+instance never change; acquiring reveals exactly the instance's true row.
+
+Two readings the text leaves open are options (the defaults are the reading of ch8_afa):
+
+- ``missing``: ``"fractional"`` hands the hidden values to the learner as missing (C4.5's
+  fractional instances: "we assume that the induction algorithm includes some treatment for
+  instances with missing values", §8.1.1); ``"impute"`` fills every hidden cell of T with the
+  mode (nominal) or mean (numeric) of the values observed in the current T, as Weka's
+  ReplaceMissingValues does (§8.3 describes GODA "imputing the values that are missing"), and
+  the pool is scored on the imputed rows. Values missing in the data itself stay missing.
+- ``known``: ``"per_split"`` — one random set of known features for all incomplete instances
+  of a split ("A different set of randomly selected features was used for each train-test
+  split", §8.2.1); ``"per_instance"`` — each incomplete instance shows its own random set of
+  the same size.
 """
 
 from __future__ import annotations
@@ -33,17 +46,28 @@ import pandas as pd
 from redecorate.active.scores import probability_margin
 
 __all__ = [
+    "KNOWN_MODES",
+    "MISSING_MODES",
     "SCORERS",
     "FeatureAcquisition",
     "acquisition_curve",
     "error_sampling_scores",
+    "impute_hidden",
     "known_features",
+    "known_features_per_instance",
     "select_acquisitions",
 ]
 
 SCORERS: tuple[str, ...] = ("error_sampling", "uncertainty", "random")
 """How incomplete instances are chosen: Error Sampling (§8.2), its uncertainty score alone, or
 uniformly at random."""
+
+MISSING_MODES: tuple[str, ...] = ("fractional", "impute")
+"""How the learner sees the hidden values: missing (C4.5's treatment) or imputed (mode/mean)."""
+
+KNOWN_MODES: tuple[str, ...] = ("per_split", "per_instance")
+"""Whether the incomplete instances of a split share one set of known features or each draws
+its own."""
 
 
 def error_sampling_scores(proba: np.ndarray, y_codes: np.ndarray) -> np.ndarray:
@@ -53,32 +77,66 @@ def error_sampling_scores(proba: np.ndarray, y_codes: np.ndarray) -> np.ndarray:
     return np.where(wrong, -1.0, probability_margin(p[np.newaxis]))
 
 
-def known_features(n_features: int, fraction: float, rng: np.random.Generator) -> np.ndarray:
-    """A boolean mask of the round(fraction · F) features known in incomplete instances.
-
-    Round half up, at least one and at most all features (the dissertation says 30 % and
-    does not say how 0.3·F is rounded; spec E8.2 recommends rounding).
-    """
+def _n_known(n_features: int, fraction: float) -> int:
+    """round(fraction · F), half up, at least one and at most all features (the dissertation
+    says 30 % and does not say how 0.3·F is rounded; spec E8.2 recommends rounding)."""
     if not 0 < fraction <= 1:
         raise ValueError(f"known fraction must be in (0, 1], got {fraction!r}")
-    k = min(n_features, max(1, math.floor(fraction * n_features + 0.5)))
+    return min(n_features, max(1, math.floor(fraction * n_features + 0.5)))
+
+
+def known_features(n_features: int, fraction: float, rng: np.random.Generator) -> np.ndarray:
+    """A boolean mask of the round(fraction · F) features known in incomplete instances."""
     mask = np.zeros(n_features, dtype=bool)
-    mask[rng.choice(n_features, size=k, replace=False)] = True
+    mask[rng.choice(n_features, size=_n_known(n_features, fraction), replace=False)] = True
     return mask
+
+
+def known_features_per_instance(n_instances: int, n_features: int, fraction: float,
+                                rng: np.random.Generator) -> np.ndarray:
+    """An (n, F) mask: each instance's own random round(fraction · F) known features (the
+    ``known: per_instance`` reading; the same number of features as :func:`known_features`)."""
+    k = _n_known(n_features, fraction)
+    order = np.argsort(rng.random((n_instances, n_features)), axis=1)
+    mask = np.zeros((n_instances, n_features), dtype=bool)
+    np.put_along_axis(mask, order[:, :k], True, axis=1)
+    return mask
+
+
+def impute_hidden(view: np.ndarray, hidden: np.ndarray, nominal: np.ndarray) -> np.ndarray:
+    """``view`` with its ``hidden`` cells filled as Weka's ReplaceMissingValues fills missing
+    values: a nominal feature's mode (the lowest code among ties), a numeric one's mean, over
+    the values observed in ``view`` (with one set of known features per split: the complete
+    instances' values); 0 where a feature has no observed value, as Weka does. A hidden cell is
+    filled even where the data itself has no value (leaving it NaN would tell the learner which
+    hidden values are truly missing); the other cells are left as they are."""
+    out = view.copy()
+    for j in np.flatnonzero(hidden.any(axis=0)):
+        seen = view[:, j][~np.isnan(view[:, j])]
+        if seen.size == 0:
+            fill = 0.0
+        elif nominal[j]:
+            fill = float(np.argmax(np.bincount(seen.astype(np.int64))))
+        else:
+            fill = float(seen.mean())
+        out[hidden[:, j], j] = fill
+    return out
 
 
 class FeatureAcquisition:
     """Algorithm 7's state: the true data, which instances are complete, the masked view.
 
     ``X`` is the encoded pool (NaN = missing in the data itself), ``known`` the features an
-    incomplete instance shows, ``complete`` the initially complete instances (G).
+    incomplete instance shows (one flag per feature, or one row of flags per instance),
+    ``complete`` the initially complete instances (G).
     """
 
     def __init__(self, X: np.ndarray, known: np.ndarray, complete: np.ndarray):
         self._X = np.asarray(X, dtype=np.float64)
         self.known = np.asarray(known, dtype=bool)
-        if self.known.shape != (self._X.shape[1],):
-            raise ValueError(f"known must have one flag per feature ({self._X.shape[1]}), got {self.known.shape}")
+        if self.known.shape not in ((self._X.shape[1],), self._X.shape):
+            raise ValueError(f"known must have one flag per feature ({self._X.shape[1]}) or per "
+                             f"cell {self._X.shape}, got {self.known.shape}")  # fmt: skip
         self.complete = np.zeros(self._X.shape[0], dtype=bool)
         self.complete[np.asarray(complete, dtype=np.int64)] = True
         self.acquired: list[int] = []
@@ -88,12 +146,16 @@ class FeatureAcquisition:
         """Positions of the instances still incomplete (I)."""
         return np.flatnonzero(~self.complete)
 
+    def hidden(self) -> np.ndarray:
+        """The (n, F) mask of the values not yet acquired: the unknown features of the
+        incomplete instances."""
+        return ~self.complete[:, np.newaxis] & ~np.broadcast_to(self.known, self._X.shape)
+
     def matrix(self) -> np.ndarray:
         """T as the learner sees it: complete rows whole, incomplete rows with only the known
-        features (the others NaN: masked, never imputed)."""
+        features (the others NaN: masked; :func:`impute_hidden` fills them if asked)."""
         view = self._X.copy()
-        hidden = ~self.complete[:, np.newaxis] & ~self.known[np.newaxis, :]
-        view[hidden] = np.nan
+        view[self.hidden()] = np.nan
         return view
 
     def acquire(self, positions: Sequence[int]) -> None:
@@ -125,16 +187,18 @@ def acquisition_curve(
     X_pool: pd.DataFrame, y_pool: pd.Series, X_test: pd.DataFrame, y_test: pd.Series, *,
     learner: str, params: Mapping[str, Any] | None = None, scorer: str = "error_sampling",
     batch_size: int = 10, known_fraction: float = 0.3, seed: np.random.SeedSequence,
+    missing: str = "fractional", known: str = "per_split", initial_size: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
     """One fold of §8.2.1: Algorithm 7 until I is empty, test accuracy after every batch.
 
     ``seed`` (the fold's, never the scorer's) draws the known features and the initial G of
-    ``batch_size`` random instances, so Error Sampling and random sampling start from the
-    same state; the learner of each iteration is seeded by (seed, number of complete
-    instances). Returns ``[{"n_complete", "accuracy" (%), "fit_seconds", "ensemble_size"}]``.
-    ``progress`` hears about every tenth of the pool completed: a DECORATE curve on a pool of
-    thousands runs for most of an hour.
+    ``initial_size`` random instances (``batch_size`` unless told: "a randomly selected subset,
+    of size m"), so Error Sampling and random sampling start from the same state; the learner
+    of each iteration is seeded by (seed, number of complete instances). ``missing`` and
+    ``known`` choose a reading (module docstring). Returns ``[{"n_complete", "accuracy" (%),
+    "fit_seconds", "ensemble_size"}]``. ``progress`` hears about every tenth of the pool
+    completed: a DECORATE curve on a pool of thousands runs for most of an hour.
     """
     from redecorate.learners.features import FeatureSchema
     from redecorate.learners.registry import make_learner
@@ -143,6 +207,11 @@ def acquisition_curve(
         raise ValueError(f"unknown acquisition scorer {scorer!r}; valid: {', '.join(SCORERS)}")
     if not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if missing not in MISSING_MODES or known not in KNOWN_MODES:
+        raise ValueError(f"missing must be one of {', '.join(MISSING_MODES)} and known one of "
+                         f"{', '.join(KNOWN_MODES)}, got {missing!r}, {known!r}")  # fmt: skip
+    if initial_size is not None and (not isinstance(initial_size, int) or initial_size < 1):
+        raise ValueError(f"initial_size must be a positive integer, got {initial_size!r}")
     setup, choices, learners = seed.spawn(3)
     setup_rng = np.random.default_rng(setup)
     schema = FeatureSchema.from_input(X_pool)
@@ -150,9 +219,10 @@ def acquisition_curve(
     classes = np.asarray(y_pool.cat.categories)
     y_codes = pd.Categorical(y_pool).codes.astype(np.int64)
     truth = pd.Categorical(y_test, categories=classes).codes
-    known = known_features(Xe.shape[1], known_fraction, setup_rng)
-    initial = setup_rng.choice(len(y_codes), size=min(batch_size, len(y_codes)), replace=False)
-    state = FeatureAcquisition(Xe, known, initial)
+    shown = (known_features(Xe.shape[1], known_fraction, setup_rng) if known == "per_split" else
+             known_features_per_instance(*Xe.shape, known_fraction, setup_rng))  # fmt: skip
+    initial = setup_rng.choice(len(y_codes), size=min(initial_size or batch_size, len(y_codes)), replace=False)
+    state = FeatureAcquisition(Xe, shown, initial)
     rng = np.random.default_rng(choices)
     columns = X_pool.iloc[:0]
     rows = []
@@ -161,8 +231,11 @@ def acquisition_curve(
         n_complete = int(state.complete.sum())
         model = make_learner(learner, params, np.random.SeedSequence(
             learners.entropy, spawn_key=(*learners.spawn_key, n_complete)))
+        view = state.matrix()
+        if missing == "impute":
+            view = impute_hidden(view, state.hidden(), schema.is_nominal)
         tic = time.perf_counter()
-        model.fit_prepared(state.matrix(), y_codes, classes=classes, schema=schema, columns=columns)
+        model.fit_prepared(view, y_codes, classes=classes, schema=schema, columns=columns)
         seconds = time.perf_counter() - tic
         accuracy = 100.0 * float(np.mean(np.argmax(model.predict_proba_prepared(Xt), axis=1) == truth))
         rows.append({"n_complete": n_complete, "accuracy": accuracy, "fit_seconds": seconds,
@@ -176,5 +249,5 @@ def acquisition_curve(
             return rows
         proba = None
         if scorer != "random":
-            proba = model.predict_proba_prepared(state.matrix()[candidates])
+            proba = model.predict_proba_prepared(view[candidates])
         state.acquire(select_acquisitions(scorer, proba, y_codes, candidates, batch_size, rng))

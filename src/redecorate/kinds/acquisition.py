@@ -8,7 +8,13 @@ trained on all instances with their missing values, is tested after every batch
 (:func:`redecorate.active.acquisition.acquisition_curve`).
 
 ``algorithms:`` entries name a learner, a scorer and the batch size:
-``j48_error_sampling: {learner: j48, scorer: error_sampling, batch_size: 10}``. A unit of work
+``j48_error_sampling: {learner: j48, scorer: error_sampling, batch_size: 10}``; readings the
+text leaves open are further keys of an entry (:mod:`redecorate.active.acquisition`):
+``missing: impute`` (hidden values imputed, not C4.5's fractional instances), ``known:
+per_instance`` (each incomplete instance its own known features) and ``initial_size`` (the
+initial complete set G: a number of instances, or a fraction of the pool below 1; default the
+batch size). An entry that leaves them out (or gives the default) has the unit keys it had
+before they existed. A unit of work
 is one algorithm × one run of k-fold CV, or with ``fold_units: true`` in the entry one
 algorithm × one fold: a DECORATE curve on kr-vs-kp or hypothyroid takes half an hour or more
 per fold (one fit per batch of 20 on up to 3,400 instances, most with 70 % of their values
@@ -35,7 +41,11 @@ from redecorate.stats.summary import RECORD_COLUMNS
 
 __all__ = ["ACQUISITION"]
 
-_OWN_KEYS = ("scorer", "batch_size", "fold_units")
+_OWN_KEYS = ("scorer", "batch_size", "fold_units", "missing", "known", "initial_size")
+
+_READING_DEFAULTS: dict[str, Any] = {"missing": "fractional", "known": "per_split", "initial_size": None}
+"""The readings of ch8_afa; an entry carries a reading key only when it differs, so that unit
+keys of entries written before the keys existed stay as they were."""
 
 SCHEMA: dict[str, Any] = {
     "required": [],
@@ -67,7 +77,18 @@ def _algorithms(spec: Any) -> dict[str, dict[str, Any]]:
             # Only when set, so that the entries (and unit keys) of run-sized units stay as
             # they were before the option existed.
             out[label]["fold_units"] = True
+        out[label].update({k: own[k] for k, default in _READING_DEFAULTS.items()
+                           if own.get(k, default) != default})  # fmt: skip
     return out
+
+
+def _initial_size(entry: Mapping[str, Any], pool: int) -> int | None:
+    """The initial G of an entry on a pool: ``initial_size`` instances, or that fraction of the
+    pool (rounded half up) when it is below 1; None (the batch size) when not given."""
+    size = entry.get("initial_size")
+    if size is None or isinstance(size, int):
+        return size
+    return max(1, int(size * pool + 0.5))
 
 
 def _units(spec: Any) -> list[Unit]:
@@ -111,6 +132,8 @@ def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: P
             dataset.y.iloc[test], learner=entry["learner"], params=entry["params"],
             scorer=entry["scorer"], batch_size=entry["batch_size"],
             known_fraction=settings["known_fraction"], seed=seed,
+            missing=entry.get("missing", "fractional"), known=entry.get("known", "per_split"),
+            initial_size=_initial_size(entry, len(train)),
             progress=lambda text, fold=fold: progress(
                 f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}: {text}"),
         )  # fmt: skip
@@ -131,14 +154,14 @@ def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> 
     entry = settings["algorithms"][unit["algorithm"]]
     k = settings["n_folds"]
     pool = shape.n_instances * (k - 1) / k
-    fits = pool / entry["batch_size"] + 1
+    fits = (pool - (_initial_size(entry, round(pool)) or entry["batch_size"])) / entry["batch_size"] + 2
     folds = 1 if "fold" in unit else k
     return folds * fits * estimated_fit_seconds(entry["learner"], entry["params"], pool, shape.n_attributes)
 
 
 def _check(spec: Any) -> None:
     """Learners, their parameters, scorers and batch sizes, before any job."""
-    from redecorate.active.acquisition import SCORERS
+    from redecorate.active.acquisition import KNOWN_MODES, MISSING_MODES, SCORERS
     from redecorate.config import ExperimentConfigError
     from redecorate.learners.registry import make_learner
 
@@ -149,6 +172,14 @@ def _check(spec: Any) -> None:
                                         f"{', '.join(SCORERS)}")  # fmt: skip
         if entry["batch_size"] < 1:
             raise ExperimentConfigError(f"{where}: batch_size must be >= 1")
+        for key, valid in (("missing", MISSING_MODES), ("known", KNOWN_MODES)):
+            if entry.get(key, valid[0]) not in valid:
+                raise ExperimentConfigError(f"{where}: {key} {entry[key]!r} is not one of {', '.join(valid)}")
+        size = entry.get("initial_size")
+        if size is not None and (isinstance(size, bool) or not isinstance(size, int | float)
+                                 or size <= 0 or (isinstance(size, float) and size >= 1)):
+            raise ExperimentConfigError(f"{where}: initial_size must be a number of instances (>= 1) "
+                                        f"or a fraction of the pool in (0, 1), got {size!r}")  # fmt: skip
         if not isinstance(spec.algorithms[label].get("fold_units", False), bool):
             raise ExperimentConfigError(f"{where}: fold_units must be true or false, got "
                                         f"{spec.algorithms[label]['fold_units']!r}")  # fmt: skip
