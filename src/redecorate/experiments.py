@@ -34,6 +34,7 @@ __all__ = [
     "experiment_schema",
     "load_experiment",
     "report_settings",
+    "slice_experiments",
     "split_algorithms",
     "without_datasets",
 ]
@@ -62,6 +63,9 @@ class ExperimentSpec:
         scale: the profile the protocol was resolved for.
         settings: the kind's own keys (its schema fragment's properties), after the profile
             overlay, e.g. ``corruption`` of a noise experiment.
+        slice: for a run restricted with ``--config algorithms=... datasets=...``
+            (:func:`slice_experiments`), what was kept and what left out; None for the whole
+            experiment.
     """
 
     name: str
@@ -73,6 +77,7 @@ class ExperimentSpec:
     scale: str = "thesis"
     learners: dict[str, str] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
+    slice: dict[str, list[str]] | None = None
 
     def learner_of(self, algorithm: str) -> str:
         """Registry name of an algorithm label (the label itself in the old form)."""
@@ -383,6 +388,64 @@ def without_datasets(spec: ExperimentSpec, names: Iterable[str]) -> ExperimentSp
     return replace(spec, protocol=replace(spec.protocol, datasets=kept))
 
 
+def slice_experiments(
+    specs: Mapping[str, ExperimentSpec],
+    algorithms: Iterable[str] | None,
+    datasets: Iterable[str] | None,
+    source: str = "--config",
+) -> dict[str, ExperimentSpec]:
+    """Every experiment of ``specs`` restricted to the algorithm labels ``algorithms`` and the
+    datasets ``datasets`` (None: all of them), for running a slice of an experiment (one half
+    of a table on one machine, the expensive datasets on a cluster) without a copy of its file.
+
+    Units keep their keys (:func:`redecorate.job_records.unit_key` hashes a unit's own
+    algorithm entry and the shared settings, never the other algorithms or datasets), so the
+    whole experiment later reuses the slice's records through ``records_from``. A kept slice
+    is recorded in :attr:`ExperimentSpec.slice`, which the report states.
+
+    Raises:
+        ExperimentConfigError: a label or dataset that none of the selected experiments has
+            (naming the valid ones), or an experiment that would keep no algorithm or no
+            dataset (leave it out of ``experiments``).
+    """
+    wanted = {"algorithms": None if algorithms is None else list(dict.fromkeys(algorithms)),
+              "datasets": None if datasets is None else list(dict.fromkeys(datasets))}
+    have = {"algorithms": {n: list(s.algorithms) for n, s in specs.items()},
+            "datasets": {n: list(s.datasets) for n, s in specs.items()}}
+    for key, names in wanted.items():
+        valid = sorted({v for values in have[key].values() for v in values})
+        unknown = [v for v in names or () if v not in valid]
+        if unknown:
+            raise ExperimentConfigError(
+                f"{source}: key '{key}': {', '.join(map(repr, unknown))} is not "
+                f"{'an algorithm label' if key == 'algorithms' else 'a dataset'} of the selected "
+                f"experiments ({', '.join(specs)}) at this scale; valid: {', '.join(valid)}"
+            )
+    out: dict[str, ExperimentSpec] = {}
+    for name, spec in specs.items():
+        kept = {key: [v for v in have[key][name] if names is None or v in names]
+                for key, names in wanted.items()}
+        if kept == {key: have[key][name] for key in kept}:
+            out[name] = spec
+            continue
+        for key, values in kept.items():
+            if not values:
+                raise ExperimentConfigError(
+                    f"{source}: key '{key}': experiment {name!r} ({spec.path}) has none of "
+                    f"{', '.join(wanted[key] or ())} (its {key}: {', '.join(have[key][name])}); "
+                    "leave it out of 'experiments' or name some of its own"
+                )
+        out[name] = replace(
+            spec,
+            algorithms={a: spec.algorithms[a] for a in kept["algorithms"]},
+            learners={a: spec.learners[a] for a in kept["algorithms"] if a in spec.learners},
+            protocol=replace(spec.protocol, datasets=tuple(kept["datasets"])),
+            slice={**kept, **{f"left_out_{key}": [v for v in have[key][name] if v not in kept[key]]
+                              for key in kept}},
+        )
+    return out
+
+
 def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str]) -> dict[str, Any]:
     """What an experiment's report needs, as one JSON-able mapping (the report rule's params).
 
@@ -406,4 +469,7 @@ def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str])
         "published": [str(published / name) for name in spec.report.get("published", [])],
         "disagreements": str(notes) if (notes := published / DISAGREEMENTS_FILE).is_file() else None,
         "settings": dict(spec.settings),
+        # Only for a slice, so the report parameters of whole experiments (and hence what
+        # Snakemake considers up to date) do not change.
+        **({"slice": copy.deepcopy(spec.slice)} if spec.slice is not None else {}),
     }

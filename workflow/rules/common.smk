@@ -21,12 +21,13 @@ from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
 
 from redecorate.config import ConfigError, ExperimentConfigError, load_yaml_validated, validate_mapping
 from redecorate.data.registry import unavailable_offline
-from redecorate.experiments import check_learner_params, load_experiment, without_datasets
+from redecorate.experiments import check_learner_params, load_experiment, slice_experiments, without_datasets
 
 REPO = Path(workflow.basedir)
 SCHEMAS = REPO / "workflow" / "schemas"
 CONFIG_SOURCE = "config/config.yaml (merged with --config/--configfile)"
 ALL_EXPERIMENTS = "all"  # `experiments: all` selects every file in config/experiments/
+SLICE_KEYS = ("algorithms", "datasets")  # run a slice of every selected experiment (null: all)
 
 
 def _repo_path(value):
@@ -38,11 +39,12 @@ def _repo_path(value):
 def _normalise_config(cfg):
     """Undo what the command line cannot express: --config parses `null` as the text 'null'
     and a single experiment as a string."""
-    for key in ("data_mirror", "records_from"):
+    for key in ("data_mirror", "records_from", *SLICE_KEYS):
         if isinstance(cfg.get(key), str) and cfg[key].strip().lower() in ("", "null", "none", "~"):
             cfg[key] = None
-    if isinstance(cfg.get("experiments"), str):
-        cfg["experiments"] = [cfg["experiments"]]
+    for key in ("experiments", *SLICE_KEYS):
+        if isinstance(cfg.get(key), str):
+            cfg[key] = [cfg[key]]
     if isinstance(cfg.get("experiments"), list) and ALL_EXPERIMENTS in cfg["experiments"]:
         # `all`: every experiment file of the repository, in name order, with any others
         # named beside it (paths to files elsewhere) kept.
@@ -52,6 +54,8 @@ def _normalise_config(cfg):
     cfg.setdefault("published_dir", "config/published")
     cfg.setdefault("data_mirror", None)
     cfg.setdefault("records_from", None)
+    for key in SLICE_KEYS:
+        cfg.setdefault(key, None)
     cfg.setdefault("job_seconds", DEFAULT_TARGET_SECONDS)
 
 
@@ -150,6 +154,7 @@ def _load_all(cfg):
                 f"{experiments[spec.name].path}; experiment names must be unique"
             )
         experiments[spec.name] = spec
+    experiments = slice_experiments(experiments, cfg["algorithms"], cfg["datasets"], CONFIG_SOURCE)
     return registry, datasets, experiments
 
 

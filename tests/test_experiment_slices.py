@@ -1,0 +1,78 @@
+"""Slices of experiments (``--config algorithms=[...] datasets=[...]``,
+:func:`redecorate.experiments.slice_experiments`): the units a slice runs have the keys of the
+same units of the whole experiment (so the whole experiment reuses them), unknown names fail
+before any job naming the valid ones, and the report knows it is a slice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from redecorate.config import ExperimentConfigError
+from redecorate.experiments import (
+    ExperimentSpec,
+    load_experiment,
+    report_settings,
+    slice_experiments,
+)
+from redecorate.job_records import unit_id, unit_key
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
+EXPERIMENTS = sorted((REPO / "config" / "experiments").glob("*.yaml"))
+
+
+def _spec(name: str) -> ExperimentSpec:
+    return load_experiment(REPO / "config" / "experiments" / f"{name}.yaml", schema=SCHEMA)
+
+
+def _keys(spec: ExperimentSpec) -> dict[tuple[str, str], str]:
+    """(dataset, unit) -> unit key, for every unit of ``spec``."""
+    kind = spec.experiment_kind
+    settings = kind.job_settings(spec)
+    return {(dataset, unit_id(unit)): unit_key(kind, settings, unit, dataset)
+            for dataset in spec.datasets for unit in kind.units(spec)}
+
+
+@pytest.mark.parametrize("path", EXPERIMENTS, ids=[p.stem for p in EXPERIMENTS])
+def test_a_slice_runs_the_units_of_the_whole_experiment_under_the_same_keys(path: Path) -> None:
+    spec = load_experiment(path, schema=SCHEMA)
+    labels, datasets = list(spec.algorithms), list(spec.datasets)
+    kept_labels, kept_datasets = labels[-1:] + labels[:1], datasets[1:2] or datasets[:1]
+    sliced = slice_experiments({spec.name: spec}, kept_labels, kept_datasets)[spec.name]
+    assert list(sliced.algorithms) == list(dict.fromkeys(labels[:1] + labels[-1:]))
+    assert list(sliced.datasets) == kept_datasets
+    full = _keys(spec)
+    expected = {(dataset, unit): key for (dataset, unit), key in full.items()
+                if dataset in kept_datasets and json.loads(unit).get("algorithm") in kept_labels}
+    assert _keys(sliced) == expected
+    assert expected, "the slice has no units: the check would pass vacuously"
+
+
+def test_the_ch8_afa_halves_are_slices_of_the_whole_file() -> None:
+    # What reproduced/ch8_afa/ch8_afa_j48.yaml was a hand-edited copy for.
+    spec = _spec("ch8_afa")
+    j48 = slice_experiments({"ch8_afa": spec}, ["j48_error_sampling", "j48_random"], None)["ch8_afa"]
+    assert j48.slice == {"algorithms": ["j48_error_sampling", "j48_random"], "datasets": list(spec.datasets),
+                         "left_out_algorithms": ["decorate_error_sampling", "decorate_random"],
+                         "left_out_datasets": []}  # fmt: skip
+    assert report_settings(j48, REPO / "config" / "published")["slice"] == j48.slice
+    # The whole experiment's report parameters are unchanged (no `slice` key).
+    assert "slice" not in report_settings(spec, REPO / "config" / "published")
+    assert slice_experiments({"ch8_afa": spec}, None, None)["ch8_afa"] is spec
+
+
+def test_unknown_names_fail_naming_the_valid_ones() -> None:
+    specs = {"ch8_afa": _spec("ch8_afa")}
+    with pytest.raises(ExperimentConfigError, match=r"'j48_randum'.*valid: .*j48_random"):
+        slice_experiments(specs, ["j48_randum"], None)
+    with pytest.raises(ExperimentConfigError, match=r"'irisx' is not a dataset.*valid: .*anneal"):
+        slice_experiments(specs, None, ["irisx"])
+
+
+def test_an_experiment_left_with_nothing_is_an_error() -> None:
+    specs = {"ch8_afa": _spec("ch8_afa"), "ch6_utility": _spec("ch6_utility")}
+    with pytest.raises(ExperimentConfigError, match="experiment 'ch6_utility'.*has none of j48_random"):
+        slice_experiments(specs, ["j48_random"], None)
