@@ -72,6 +72,17 @@ def test_js_weights_are_normalised_vote_weights():
     np.testing.assert_allclose(js_divergence(P, [30.0, 10.0]), [expected], rtol=1e-12)
 
 
+def test_weighted_js_is_the_weighted_mean_kl_to_the_weighted_mean():
+    """With impure members the member-entropy term must be weighted too: JS_w = sum_i w_i
+    KL(P_i || sum_j w_j P_j) (the identity behind the unweighted test below)."""
+    P = dirichlet(4, 50, 3, seed=7)
+    w = np.array([5.0, 1.0, 3.0, 1.0])
+    w_norm = w / w.sum()
+    mean = np.tensordot(w_norm, P, axes=1)
+    kl = np.tensordot(w_norm, (P * np.log(P / mean)).sum(axis=2), axes=1)
+    np.testing.assert_allclose(js_divergence(P, w), kl, rtol=1e-10)
+
+
 def test_js_equals_mean_kl_to_the_mean():
     # The dissertation: "the JS-divergence of a set of distributions is the average KL
     # divergence of each distribution to the mean of the set".

@@ -143,6 +143,53 @@ def test_online_boosting_follows_ozas_weight_rule() -> None:
     assert np.all((eps >= 0) & (eps <= 1))
 
 
+class _CopyCountingNaiveBayes(NaiveBayes):
+    """Naive Bayes that keeps the copy counts (weights) of the rows it is given."""
+
+    def partial_fit_prepared(self, X_encoded, y_codes, sample_weight=None):
+        self.copies_ = [*getattr(self, "copies_", []), *np.asarray(sample_weight, dtype=float)]
+        return super().partial_fit_prepared(X_encoded, y_codes, sample_weight)
+
+
+def test_online_bagging_gives_each_member_poisson_1_copies_of_each_example() -> None:
+    """The copies members actually learn (not the draws of poisson_weights, which could be
+    called with another rate) follow Poisson(1): 3000 examples x 10 members, their counts
+    against Poisson(1)'s probabilities (a rate of 0.5 or a coin flip fails at once)."""
+    from scipy import stats
+
+    X, y = load_breast_cancer(return_X_y=True)
+    rows, members = 3000, 10
+    Xs, ys = X[np.arange(rows) % len(y)], y[np.arange(rows) % len(y)]
+    model = OnlineBagging(_CopyCountingNaiveBayes(), n_estimators=members, random_state=3).fit(Xs, ys)
+    copies = np.concatenate([np.asarray(getattr(m, "copies_", []), dtype=np.int64) for m in model.estimators_])
+    counts = np.bincount(copies, minlength=5)
+    counts[0] = rows * members - copies.size  # a member is not called for an example it gets 0 times
+    observed = np.array([*counts[:4], counts[4:].sum()])
+    p = stats.poisson.pmf(np.arange(4), 1.0)
+    expected = rows * members * np.array([*p, 1 - p.sum()])
+    assert stats.chisquare(observed, expected).pvalue > 1e-3, (observed, expected.round())
+    assert copies.sum() / (rows * members) == pytest.approx(1.0, abs=4 / np.sqrt(rows * members))
+
+
+def test_online_boosting_votes_with_log_odds_of_each_members_error() -> None:
+    """Each member that has seen examples and has eps < 1/2 adds log((1 - eps)/eps) to the
+    class it predicts; the probabilities are the normalised votes (recomputed here)."""
+    from redecorate.learners.base import member_classify
+
+    X, y = load_breast_cancer(return_X_y=True)
+    model = OnlineBoosting(DecisionStump(), n_estimators=6, random_state=0).fit(X[:300], y[:300])
+    eps = model.member_errors()
+    voting = np.isfinite(eps) & (eps < 0.5)
+    weights = np.log((1 - eps[voting]) / eps[voting])
+    assert voting.sum() >= 3 and np.ptp(weights) > 0.2  # unequal weights: the test can tell
+    test = np.asarray(X[300:], dtype=np.float64)
+    votes = np.zeros((len(test), 2))
+    for member, weight in zip(np.asarray(model.estimators_, dtype=object)[voting], weights, strict=True):
+        votes[np.arange(len(test)), member_classify(member, test)] += weight
+    np.testing.assert_allclose(model.predict_proba(X[300:]), votes / votes.sum(axis=1, keepdims=True),
+                               rtol=1e-12)
+
+
 def test_online_boosting_learns(kr_vs_kp) -> None:
     """Ten online-boosted stumps beat one stump by a wide margin on kr-vs-kp (shuffled: the
     file is sorted by class)."""
