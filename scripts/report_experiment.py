@@ -16,6 +16,7 @@ from typing import Any  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from redecorate.kinds import ReportOutputs, get_kind  # noqa: E402
+from redecorate.report.slices import mark_slice  # noqa: E402
 from redecorate.util import atomic_dir, atomic_files, job_log  # noqa: E402
 
 
@@ -36,6 +37,7 @@ def main(smk: Any) -> None:
             ) as (md, csv, conclusions),
         ):
             kind.report(records, summary, ReportOutputs(tables, figures, md, csv, conclusions), settings)
+            mark_slice(settings, md, conclusions)  # a slice says so, whatever the kind
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from redecorate.config import ExperimentConfigError
@@ -76,3 +77,22 @@ def test_an_experiment_left_with_nothing_is_an_error() -> None:
     specs = {"ch8_afa": _spec("ch8_afa"), "ch6_utility": _spec("ch6_utility")}
     with pytest.raises(ExperimentConfigError, match="experiment 'ch6_utility'.*has none of j48_random"):
         slice_experiments(specs, ["j48_random"], None)
+
+
+def test_the_report_of_a_slice_says_so_and_where_it_is_not_comparable(tmp_path: Path) -> None:
+    from redecorate.report.slices import mark_slice
+
+    spec = _spec("ch8_afa")
+    j48 = slice_experiments({"ch8_afa": spec}, None, ["anneal", "soybean", "autos", "kr-vs-kp"])["ch8_afa"]
+    md, conclusions = tmp_path / "replication.md", tmp_path / "replication_conclusions.csv"
+    md.write_text("# Replication report: ch8_afa (scale thesis)\n\nThis run: 4 datasets.\n")
+    conclusions.write_text("table,claim,holds,comparable\n8.2,sign,False,True\n8.9,other,True,True\n")
+    mark_slice(report_settings(j48, REPO / "config" / "published"), md, conclusions)
+    text = md.read_text()
+    assert text.startswith("# Replication report: ch8_afa (scale thesis)\n\n**A slice of ch8_afa**: datasets "
+                           "anneal, soybean, autos, kr-vs-kp (left out: hypothyroid).")  # fmt: skip
+    assert "Table 8.2 (needs hypothyroid); Table 8.3 (needs hypothyroid)" in text
+    assert text.rstrip().endswith("This run: 4 datasets.")
+    marked = pd.read_csv(conclusions, dtype={"table": str})
+    assert marked["holds"].isna().tolist() == [True, False]
+    assert marked["comparable"].astype(str).tolist() == ["False", "True"]
