@@ -7,7 +7,8 @@ collaborator can read.
   generic error;
 * every scale the README names exists in every experiment file;
 * files and directories the workflow writes respect the umask, as any file the user writes;
-* ``snakemake --report`` finds its dependencies (pygments) in a plain install.
+* ``snakemake --report`` finds its dependencies (pygments) in a plain install;
+* a custom experiment of every kind without published values still gets its report.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import pytest
 import yaml
 
 from redecorate.config import ExperimentConfigError
-from redecorate.experiments import check_learner_params, load_experiment
+from redecorate.experiments import check_learner_params, load_experiment, report_settings
+from redecorate.kinds import KINDS, ReportOutputs
 from redecorate.util import atomic_dir, atomic_files, write_parquet_atomic
 
 REPO = Path(__file__).resolve().parents[1]
@@ -138,3 +140,59 @@ def test_the_report_dependencies_are_installed() -> None:
     assert any(r.split(">")[0].split("=")[0].strip() == "pygments" for r in requires), requires
     import jinja2  # noqa: F401
     import pygments  # noqa: F401
+
+
+#: Per kind: a repository experiment file of that kind and one small dataset of its smoke scale.
+KIND_EXAMPLES = {
+    "passive": ("ch4_passive", "iris"),
+    "noise": ("ch5_missing", "iris"),
+    "active": ("ch6_active", "iris"),
+    "acquisition": ("ch8_afa", "autos"),
+    "feature_subsets": ("fs_ensembles", "iris"),
+    "online": ("oza_online", "balance-scale"),
+}
+
+
+def test_every_kind_has_a_report_example() -> None:
+    assert set(KIND_EXAMPLES) == set(KINDS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(KIND_EXAMPLES))
+def test_a_custom_experiment_without_published_values_gets_its_report(tmp_path, kind) -> None:
+    """A user's own experiment has no published tables (``report.published`` absent): its
+    report is the kind's tables and figures, and a replication report saying so, as the
+    workflow's report rule writes them (same settings, same output names)."""
+    import smoke_support as smoke
+
+    from redecorate.data import load_dataset, load_registry
+    from redecorate.kinds.jobs import run_units
+    from redecorate.stats import summarise
+
+    if (reason := smoke.mirror_missing_reason()) is not None:
+        pytest.skip(reason)
+    name, dataset_name = KIND_EXAMPLES[kind]
+    data = yaml.safe_load((REPO / "config" / "experiments" / f"{name}.yaml").read_text())
+    data["report"].pop("published", None)
+    data["name"] = "custom"
+    data["profiles"]["smoke"]["datasets"] = [dataset_name]
+    path = tmp_path / "custom.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    spec = load_experiment(path, schema=SCHEMA, scale="smoke")
+    experiment_kind = spec.experiment_kind
+    dataset = load_dataset(dataset_name, registry=load_registry(), mirror=smoke.MIRROR)
+    records = pd.concat(
+        [r for r, _ in run_units(dataset, experiment_kind, experiment_kind.job_settings(spec),
+                                 list(experiment_kind.units(spec)), progress=lambda _: None)],
+        ignore_index=True,
+    )  # fmt: skip
+    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures", tmp_path / "replication.md",
+                        tmp_path / "replication.csv", tmp_path / "replication_conclusions.csv")  # fmt: skip
+    out.tables.mkdir()
+    out.figures.mkdir()
+    settings = report_settings(spec, REPO / "config" / "published")
+    assert settings["published"] == []
+    experiment_kind.report(records, summarise(records), out, settings)
+    assert out.replication_md.read_text(encoding="utf-8").startswith("# ")
+    assert out.replication_csv.is_file() and out.replication_conclusions.is_file()
+    assert any(out.tables.iterdir())
