@@ -8,7 +8,10 @@ collaborator can read.
 * every scale the README names exists in every experiment file;
 * files and directories the workflow writes respect the umask, as any file the user writes;
 * ``snakemake --report`` finds its dependencies (pygments) in a plain install;
-* a custom experiment of every kind without published values still gets its report.
+* a custom experiment of every kind without published values still gets its report;
+* a misspelt key, dataset, scale or experiment name gets the name meant; a value no job could
+  use (an unknown strategy or score, a batch beyond the pool, k beyond every dataset's
+  features) fails when the file is read, i.e. in ``snakemake -n``.
 """
 
 from __future__ import annotations
@@ -196,3 +199,61 @@ def test_a_custom_experiment_without_published_values_gets_its_report(tmp_path, 
     assert out.replication_md.read_text(encoding="utf-8").startswith("# ")
     assert out.replication_csv.is_file() and out.replication_conclusions.is_file()
     assert any(out.tables.iterdir())
+
+
+# What a new user met (issue 29): every mistake below fails when the experiment file is read,
+# which is what `snakemake -n` does, with the file, the key and the fix.
+
+
+def _variant(tmp_path: Path, source: str, change, name: str = "custom") -> Path:
+    """A copy of ``config/experiments/<source>.yaml`` as a user's file, changed by ``change``."""
+    data = yaml.safe_load((REPO / "config" / "experiments" / f"{source}.yaml").read_text())
+    data["name"] = name
+    change(data)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _read_error(path: Path, scale: str = "thesis") -> str:
+    from redecorate.data import load_registry
+
+    with pytest.raises(ExperimentConfigError) as info:
+        load_experiment(path, schema=SCHEMA, scale=scale, known_datasets=load_registry())
+    return str(info.value)
+
+
+def test_a_negative_batch_size_says_what_is_wrong_with_it(tmp_path) -> None:
+    message = _read_error(_variant(tmp_path, "ch6_active", lambda d: d.update(batch_size=-2)))
+    assert "batch_size: -2 is less than the minimum of 1" in message
+    assert "is not of type" not in message
+
+
+def test_a_misspelt_key_points_at_its_line_and_the_key_meant(tmp_path) -> None:
+    path = _variant(tmp_path, "ch6_active", lambda d: d.update(max_labelled=60))
+    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if t.startswith("max_labelled"))
+    message = _read_error(path)
+    assert f"{path}:{line}: max_labelled: unknown key 'max_labelled'. Did you mean 'max_labeled'?" in message
+
+
+def test_a_dataset_one_letter_off_gets_the_close_name_not_the_registry(tmp_path) -> None:
+    message = _read_error(_variant(tmp_path, "ch4_passive", lambda d: d.update(datasets=["iris", "labr"])))
+    assert "key 'datasets': unknown dataset 'labr'; Did you mean 'labor'?" in message
+    assert "anneal" not in message  # not the ~70 registry keys
+
+
+def test_a_misspelt_scale_is_blamed_on_the_scale(tmp_path) -> None:
+    with pytest.raises(ExperimentConfigError) as info:
+        load_experiment(REPO / "config" / "experiments" / "ch4_passive.yaml", schema=SCHEMA, scale="thesiss")
+    message = str(info.value)
+    assert message.startswith("config key 'scale'") and "Did you mean 'thesis'?" in message
+
+
+def test_an_unknown_experiment_name_lists_the_available_ones() -> None:
+    from redecorate.experiments import experiment_file
+
+    with pytest.raises(ExperimentConfigError) as info:
+        experiment_file("ch4_pasive", REPO / "config" / "experiments")
+    message = str(info.value)
+    assert "config key 'experiments'" in message and "Did you mean 'ch4_passive'" in message
+    assert "fs_ensembles" in message

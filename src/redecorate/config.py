@@ -16,6 +16,8 @@ Two deliberate strictnesses beyond plain ``yaml.safe_load``:
 from __future__ import annotations
 
 import copy
+import difflib
+import re
 from collections.abc import Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ import yaml
 __all__ = [
     "ConfigError",
     "ExperimentConfigError",
+    "did_you_mean",
     "format_key_path",
     "load_yaml",
     "load_yaml_validated",
@@ -151,22 +154,67 @@ def _load_schema(schema_path: Path | Mapping[str, Any]) -> dict[str, Any]:
     return schema
 
 
+def _unexpected_keys(err: jsonschema.ValidationError) -> list[str]:
+    """The keys an ``additionalProperties: false`` error is about (none for other errors)."""
+    if err.validator != "additionalProperties" or err.validator_value is not False:
+        return []
+    if not isinstance(err.instance, dict) or not isinstance(err.schema, dict):
+        return []
+    known = err.schema.get("properties", {})
+    patterns = err.schema.get("patternProperties", {})
+    return [str(k) for k in err.instance
+            if k not in known and not any(re.search(p, str(k)) for p in patterns)]  # fmt: skip
+
+
+def _error_path(err: jsonschema.ValidationError) -> list[Any]:
+    """Where an error is: its instance's key path, or the one unknown key it complains about
+    (so the message and the line point at the misspelt key, not at its parent mapping)."""
+    unexpected = _unexpected_keys(err)
+    return [*err.absolute_path, unexpected[0]] if len(unexpected) == 1 else list(err.absolute_path)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` Did you mean 'x'?`` for the closest of ``choices`` (difflib), or ``""``."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=2, cutoff=0.6)
+    return f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+
+
 def _describe(err: jsonschema.ValidationError) -> str:
     """The schema's complaint, made useful for ``anyOf``/``oneOf`` and kept to a sane length.
 
     jsonschema reports a failed alternative as "<whole instance> is not valid under any of the
-    given schemas", which names neither the key nor the fix. Alternatives that carry a
-    ``description`` are listed instead; otherwise the most relevant sub-error is shown.
+    given schemas", which names neither the key nor the fix. The complaint of an alternative
+    of the value's own type is shown (for ``-2`` against "a number >= 1 or a mapping", that
+    -2 is below the minimum, not that it is no mapping), followed by the alternatives'
+    ``description`` when every one has one. An unknown key is named with its closest known
+    keys, the usual cause being a misspelling.
     """
+    unexpected = _unexpected_keys(err)
+    if unexpected:
+        known = sorted(err.schema.get("properties", {}))
+        hint = did_you_mean(unexpected[0], known) if len(unexpected) == 1 else ""
+        return (f"unknown key{'s' if len(unexpected) > 1 else ''} "
+                f"{', '.join(map(repr, unexpected))}.{hint} Valid keys here: "
+                f"{', '.join(known)}")  # fmt: skip
     if err.validator in {"anyOf", "oneOf"} and isinstance(err.validator_value, list):
         described = [s.get("description") for s in err.validator_value if isinstance(s, dict)]
-        if described and all(described):
-            verb = "exactly one of" if err.validator == "oneOf" else "one of"
-            return f"expected {verb}: " + "; or ".join(str(d) for d in described)
-        if err.context:
-            best = jsonschema.exceptions.best_match(err.context)
+        verb = "exactly one of" if err.validator == "oneOf" else "one of"
+        expected = (f"expected {verb}: " + "; or ".join(str(d) for d in described)
+                    if described and all(described) else "")  # fmt: skip
+        # An alternative whose type the value has explains the failure; a type mismatch of
+        # every other alternative only says the value is not of their type.
+        context = list(err.context or ())
+        typed = ([e for e in context if e.validator != "type"]
+                 if any(e.validator == "type" for e in context) else [])  # fmt: skip
+        if typed or (err.context and not expected):
+            best = jsonschema.exceptions.best_match(typed or err.context)
             rel = format_key_path(best.relative_path) if best.relative_path else ""
-            return (f"{rel}: " if rel else "") + _shorten(best.message)
+            message = (f"{rel}: " if rel else "") + _shorten(best.message)
+            overall = err.schema.get("description") if isinstance(err.schema, dict) else None
+            expected = expected or (f"expected: {overall}" if overall else "")
+            return f"{message} ({expected})" if expected else message
+        if expected:
+            return expected
     message = _shorten(err.message)
     description = err.schema.get("description") if isinstance(err.schema, dict) else None
     if description and err.validator in {"pattern", "enum", "const", "type", "format"}:
@@ -217,7 +265,7 @@ def validate_mapping(
     errors = _errors(_load_schema(schema if isinstance(schema, Mapping) else Path(schema)),
                      data, fill_defaults)  # fmt: skip
     if errors:
-        lines = [f"{source}: key '{format_key_path(e.absolute_path)}': {_describe(e)}"
+        lines = [f"{source}: key '{format_key_path(_error_path(e))}': {_describe(e)}"
                  for e in errors[:_MAX_REPORTED_ERRORS]]  # fmt: skip
         if len(errors) > _MAX_REPORTED_ERRORS:
             lines.append(f"... and {len(errors) - _MAX_REPORTED_ERRORS} more")
@@ -249,9 +297,10 @@ def load_yaml_validated(
     if errors:
         lines = []
         for err in errors[:_MAX_REPORTED_ERRORS]:
-            line = _line_of(node, err.absolute_path)
+            key_path = _error_path(err)
+            line = _line_of(node, key_path)
             where = f"{path}:{line}" if line is not None else str(path)
-            lines.append(f"{where}: {format_key_path(err.absolute_path)}: {_describe(err)}")
+            lines.append(f"{where}: {format_key_path(key_path)}: {_describe(err)}")
         more = len(errors) - _MAX_REPORTED_ERRORS
         if more > 0:
             lines.append(f"... and {more} more")

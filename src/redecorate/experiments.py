@@ -20,7 +20,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from redecorate.config import ConfigError, ExperimentConfigError, load_yaml, load_yaml_validated
+from redecorate.config import (
+    ConfigError,
+    ExperimentConfigError,
+    did_you_mean,
+    load_yaml,
+    load_yaml_validated,
+)
 from redecorate.kinds import ExperimentKind, UnknownKindError, get_kind
 from redecorate.protocol.job import Protocol
 from redecorate.report.published import DISAGREEMENTS_FILE
@@ -31,6 +37,7 @@ __all__ = [
     "ExperimentConfigError",
     "ExperimentSpec",
     "check_learner_params",
+    "experiment_file",
     "experiment_schema",
     "load_experiment",
     "report_settings",
@@ -138,9 +145,13 @@ def _check_names(
     known_set = set(known)
     unknown = [n for n in names if n not in known_set]
     if unknown:
+        hints = "".join(did_you_mean(n, known_set) for n in unknown)
+        # A long list (the ~70 registry datasets) buries the answer; the close match is it.
+        listing = (f"known: {', '.join(sorted(known_set))}" if not hints or len(known_set) <= 20
+                   else f"{len(known_set)} known")  # fmt: skip
         raise ExperimentConfigError(
-            f"{source}: key '{key}': unknown {what} {', '.join(map(repr, unknown))}; "
-            f"known: {', '.join(sorted(known_set))}"
+            f"{source}: key '{key}': unknown {what} {', '.join(map(repr, unknown))};{hints} "
+            f"{listing}"
         )
 
 
@@ -239,9 +250,11 @@ def load_experiment(
 
         _check_names(report["analyses"], ANALYSES, "analysis", "report.analyses", source)
     if scale != "thesis" and scale not in profiles:
+        scales = ["thesis", *profiles]
         raise ExperimentConfigError(
-            f"{source}: key 'profiles': no profile {scale!r} for scale={scale!r}; "
-            f"available scales: thesis{''.join(', ' + n for n in profiles)}"
+            f"config key 'scale' (config/config.yaml or --config scale=...): {source} has no "
+            f"profile {scale!r} for scale={scale!r}.{did_you_mean(scale, scales)} Available "
+            f"scales: {', '.join(scales)}"
         )
     if kind.name != "passive" and "point_unit" in data:
         raise ExperimentConfigError(
@@ -369,6 +382,27 @@ def split_algorithms(
         learners[label] = str(values.pop(LEARNER_KEY, label))
         params[label] = values
     return learners, params
+
+
+def experiment_file(entry: str, directory: str | os.PathLike[str]) -> Path:
+    """The file of an ``experiments:`` entry: a name (``ch4_passive``) is ``<directory>/
+    <name>.yaml``; anything path-like (a ``/`` or a ``.yaml`` suffix) is taken as given.
+
+    Raises:
+        ExperimentConfigError: a name without a file, with the closest names and every
+            available one, since a name is what a user types and misspells.
+    """
+    if "/" in entry or entry.endswith((".yaml", ".yml")):
+        return Path(os.path.expanduser(entry)).absolute()
+    path = Path(directory) / f"{entry}.yaml"
+    if not path.is_file():
+        names = sorted(p.stem for p in Path(directory).glob("*.yaml"))
+        raise ExperimentConfigError(
+            f"config key 'experiments' (config/config.yaml or --config experiments=[...]): no "
+            f"experiment {entry!r} (no file {path}).{did_you_mean(entry, names)} Available: "
+            f"{', '.join(names)}, all, or the path of an experiment file"
+        )
+    return path
 
 
 def without_datasets(spec: ExperimentSpec, names: Iterable[str]) -> ExperimentSpec:

@@ -81,9 +81,9 @@ def _load_registry(registry_path):
 
 def _experiment_file(entry):
     """`ch4_passive` -> config/experiments/ch4_passive.yaml; anything path-like as given."""
-    if "/" in entry or entry.endswith((".yaml", ".yml")):
-        return Path(os.path.expanduser(entry)).absolute()
-    return REPO / "config" / "experiments" / f"{entry}.yaml"
+    from redecorate.experiments import experiment_file
+
+    return experiment_file(entry, REPO / "config" / "experiments")
 
 
 CONFIG_FILE = REPO / "config" / "config.yaml"
