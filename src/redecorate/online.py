@@ -19,7 +19,7 @@ otherwise, where ε_m = λ_sw/(λ_sc + λ_sw) from the weights member m has clas
 correctly so far; members vote with weight log((1 − ε_m)/ε_m). The members' λ depend on each
 other's predictions, so boosting runs example by example.
 
-Readings taken where Oza is silent (spec §9): a member that has not seen any example does
+Readings taken where Oza is silent (docs/online.md): a member that has not seen any example does
 not vote; a member with ε_m ≥ 1/2 does not vote (batch AdaBoost stops there; no cut-off is
 described online) and one with ε_m = 0 votes with weight log((1 − 10⁻¹⁰)/10⁻¹⁰); vote ties go
 to the first class.
@@ -278,7 +278,7 @@ class PrimedOnlineBoosting(OnlineBoosting):
     summed λ of the examples it then classifies correctly and wrongly, and λ passes to member
     m + 1 by the online rule. This is AdaBoost's reweighting with weights scaled to sum to
     N_prime, so the online phase continues from λ_sc, λ_sw as if the priming examples had
-    arrived with their expected Poisson counts (Oza's §4.6.2 is not in the seed; spec A8).
+    arrived with their expected Poisson counts (Oza's own description of the batch phase is not available).
     A lossy member (the online network) takes λ as the rate multiplier of one update per
     priming example. ``partial_fit`` on a stream has no N and does not prime.
     """
