@@ -17,6 +17,7 @@ collaborator can read.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -223,6 +224,70 @@ def _read_error(path: Path, scale: str = "thesis") -> str:
     return str(info.value)
 
 
+@pytest.mark.parametrize("scale", ["thesis", "quick", "smoke", "pilot"])
+def test_every_experiment_passes_the_checks_that_use_the_registry(scale) -> None:
+    """The checks of dataset sizes (batch vs pool, k vs features) accept the repository's files."""
+    from redecorate.data import load_registry
+
+    registry = load_registry()
+    for path in sorted((REPO / "config" / "experiments").glob("*.yaml")):
+        load_experiment(path, schema=SCHEMA, scale=scale, known_datasets=registry)
+
+
+def test_a_wrong_feature_subset_strategy_names_the_key_and_the_valid_ones(tmp_path) -> None:
+    path = _variant(tmp_path, "fs_ensembles",
+                    lambda d: d["algorithms"]["top_gain_k2"].update(strategy="info_gain"))  # fmt: skip
+    message = _read_error(path)
+    assert f"{path}: key 'algorithms.top_gain_k2.strategy': unknown strategy 'info_gain'" in message
+    assert "Did you mean 'top_gain'?" in message
+    assert "random, top_gain, cumulative_gain, feature_boost" in message
+
+
+def test_a_wrong_active_score_names_the_key_and_the_valid_ones(tmp_path) -> None:
+    path = _variant(tmp_path, "ch6_active",
+                    lambda d: d["algorithms"].update(active_decorate={"score": "entropy_margin"}))  # fmt: skip
+    message = _read_error(path)
+    assert f"{path}: key 'algorithms.active_decorate': unknown score 'entropy_margin'" in message
+    assert "Did you mean" in message and "probability_margin" in message
+
+
+def test_k_at_least_every_datasets_features_is_refused(tmp_path) -> None:
+    """k: 50 on labor's 16 features: every member sees every feature (bagged J48)."""
+
+    def change(data: dict) -> None:
+        data.update(datasets=["labor"], profiles={})
+        data["algorithms"]["random_k2"]["k"] = 50
+
+    message = _read_error(_variant(tmp_path, "fs_ensembles", change))
+    assert "key 'algorithms.random_k2.k': k=50" in message and "(labor 16)" in message
+    assert "fix: set k below 16" in message
+
+
+def test_k_above_some_datasets_features_is_the_sources_cap(tmp_path) -> None:
+    """The source's "≤ 12" columns: k = 12 on iris (4 features) beside labor (16) is allowed."""
+    from redecorate.data import load_registry
+
+    path = _variant(tmp_path, "fs_ensembles", lambda d: d.update(datasets=["iris", "labor"]))
+    load_experiment(path, schema=SCHEMA, known_datasets=load_registry())
+
+
+@pytest.mark.parametrize(
+    ("settings", "scale", "wanted"),
+    [
+        ({"batch_size": 290}, "quick",
+         r"key 'batch_size': 290 examples per iteration .* on dataset 'sk-iris' exceed the end of "
+         r"its curve, 60 examples \(max_labeled 60.*fix: set batch_size for 'sk-iris' to at most 60"),
+        ({"batch_size": {"default": 1, "iris": 200}}, "thesis",
+         r"key 'batch_size.iris': 200 .* 135 examples \(the pool: about 135 training examples of "
+         r"150 at 10-fold CV"),
+        ({"initial_size": 200}, "thesis", r"key 'initial_size': 200 initial labeled examples"),
+    ],
+)  # fmt: skip
+def test_a_batch_larger_than_the_pool_names_the_key_the_user_set(tmp_path, settings, scale, wanted) -> None:
+    message = _read_error(_variant(tmp_path, "ch6_active", lambda d: d.update(settings)), scale)
+    assert re.search(wanted, message), message
+
+
 def test_a_negative_batch_size_says_what_is_wrong_with_it(tmp_path) -> None:
     message = _read_error(_variant(tmp_path, "ch6_active", lambda d: d.update(batch_size=-2)))
     assert "batch_size: -2 is less than the minimum of 1" in message
@@ -257,3 +322,24 @@ def test_an_unknown_experiment_name_lists_the_available_ones() -> None:
     message = str(info.value)
     assert "config key 'experiments'" in message and "Did you mean 'ch4_passive'" in message
     assert "fs_ensembles" in message
+
+
+@pytest.mark.parametrize(
+    ("source", "change", "config", "wanted"),
+    [
+        ("ch4_passive", None, ["scale=thesiss"], "config key 'scale'"),
+        ("fs_ensembles", lambda d: d["algorithms"]["top_gain_k2"].update(strategy="info_gain"), [],
+         "key 'algorithms.top_gain_k2.strategy': unknown strategy 'info_gain'. Did you mean 'top_gain'?"),
+        ("ch6_active", lambda d: d.update(batch_size=290), ["scale=quick"],
+         "key 'batch_size': 290 examples per iteration"),
+    ],
+)  # fmt: skip
+def test_the_dry_run_refuses_each_mistake_before_any_job(tmp_path, source, change, config, wanted) -> None:
+    """`snakemake -n`, what a user runs first, fails with the library's message and the file."""
+    import smoke_support as smoke
+
+    path = _variant(tmp_path, source, change or (lambda d: None))
+    result = smoke.run_snakemake(tmp_path, "-n", "--config", f"experiments=[{path}]", *config,
+                                 cores=1, timeout=300)  # fmt: skip
+    output = smoke.output_of(result)
+    assert result.returncode != 0 and wanted in output and str(path) in output, output[-3000:]

@@ -206,7 +206,8 @@ def load_experiment(
         scale: ``thesis`` or a profile name defined under ``profiles:``.
         known_algorithms: learner registry names; unknown algorithms are an error.
         known_datasets: dataset registry keys; unknown datasets (in the main list or any
-            profile, so a typo in an unused profile is caught too) are an error.
+            profile, so a typo in an unused profile is caught too) are an error. The
+            registry itself (a mapping of entries) also runs the kind's ``check_datasets``.
     """
     p = Path(path)
     source = f"experiment file {p}"
@@ -279,6 +280,10 @@ def load_experiment(
     )
     if kind.check is not None:
         kind.check(spec)
+    if kind.check_datasets is not None and isinstance(known_datasets, Mapping):
+        # The registry itself (as the workflow passes it): its declared sizes let the kind
+        # refuse what a job would only find out later (a batch larger than the pool).
+        kind.check_datasets(spec, {d: known_datasets[d] for d in spec.datasets})
     return spec
 
 

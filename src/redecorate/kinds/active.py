@@ -198,13 +198,19 @@ def _families(system: Mapping[str, Any]) -> list[str]:
     return [_FAMILIES.get(system["system"], "decorate")]
 
 
+def _pool_size(shape: DatasetShape, n_folds: int) -> int:
+    """The pool of a fold (its training part), as the declared size predicts it (±1: folds
+    are stratified); the cost estimate and the check before any job use the same figure."""
+    return max(2, round(shape.n_instances * (n_folds - 1) / n_folds))
+
+
 def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
     """One fit per iteration, on a labeled set growing from m to the pool (or the maximum)."""
     from redecorate.active.curve import labeled_set_sizes
     from redecorate.learners.registry import estimated_fit_seconds
 
     k = settings["n_folds"]
-    pool = max(2, round(shape.n_instances * (k - 1) / k))
+    pool = _pool_size(shape, k)
     fold = _fold_settings(settings, shape.name)
     schedule = settings.get("schedule")
     if schedule is not None:
@@ -223,17 +229,60 @@ def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> 
 
 
 def _check(spec: Any) -> None:
-    """Every system name and its parameters, before any job (with close matches)."""
-    from redecorate.active.systems import system_parameters
+    """Every system name and its parameters, before any job (with close matches): the system
+    is built unfitted, so a value no job could use (``score: entropy_margin``) fails here."""
+    from redecorate.active.systems import make_system
     from redecorate.config import ExperimentConfigError
 
     for label, system in systems_of(spec).items():
         try:
-            system_parameters(system["system"], system["params"])
+            make_system(system["system"], system["params"])
         except (TypeError, ValueError) as exc:
             raise ExperimentConfigError(
                 f"experiment file {spec.path}: key 'algorithms.{label}': {exc}"
             ) from None
+
+
+def _setting_key(settings: Mapping[str, Any], key: str, dataset: str) -> str:
+    """The key a user set a per-dataset value under: ``batch_size``, ``batch_size.iris`` or
+    ``batch_size.default``."""
+    value = settings.get(key)
+    if not isinstance(value, Mapping):
+        return key
+    return f"{key}.{dataset}" if dataset in value else f"{key}.default"
+
+
+def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
+    """The initial labeled set (one batch unless ``initial_size`` says otherwise) must fit in
+    each dataset's curve, which ends at its pool or at ``max_labeled``: otherwise every job of
+    the dataset fails. Chapter 7's ``schedule`` sets the sizes itself and is not checked."""
+    from redecorate.config import ExperimentConfigError
+    from redecorate.kinds.jobs import dataset_shape
+
+    settings = spec.settings
+    if settings.get("schedule") is not None:
+        return
+    for dataset, entry in entries.items():
+        fold = _fold_settings(settings, dataset)
+        shape = dataset_shape(entry, dataset)
+        pool = _pool_size(shape, spec.protocol.folds)
+        end = pool if fold["max_labeled"] is None else min(pool, fold["max_labeled"])
+        if fold["initial_size"] <= end:
+            continue
+        own = "initial_size" in settings
+        key = _setting_key(settings, "initial_size" if own else "batch_size", dataset)
+        what = ("initial labeled examples" if own else
+                "examples per iteration (the initial labeled set is one batch unless "
+                "initial_size says otherwise)")  # fmt: skip
+        limit = (f"max_labeled {fold['max_labeled']}" if end < pool else
+                 f"the pool: about {pool} training examples of {shape.n_instances} at "
+                 f"{spec.protocol.folds}-fold CV")  # fmt: skip
+        raise ExperimentConfigError(
+            f"experiment file {spec.path}: key '{key}': {fold['initial_size']} {what} on dataset "
+            f"{dataset!r} exceed the end of its curve, {end} examples ({limit}, scale "
+            f"{spec.scale!r}); fix: set {key.split('.')[0]} for {dataset!r} to at most {end}, "
+            f"e.g. {key.split('.')[0]}: {{default: 1, {dataset}: {end}}}"
+        )
 
 
 def _report(
@@ -255,6 +304,7 @@ ACTIVE = ExperimentKind(
     report=_report,
     points_key=None,
     check=_check,
+    check_datasets=_check_datasets,
     algorithms_are_learners=False,
     algorithm_settings="systems",
 )

@@ -130,7 +130,8 @@ def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> 
 
 
 def _check(spec: Any) -> None:
-    """Every evaluated size must exist: no ensemble smaller than the largest size."""
+    """Every evaluated size must exist (no ensemble smaller than the largest size) and every
+    feature-subset strategy must be one the learner knows."""
     from redecorate.config import ExperimentConfigError
 
     for table, labels in (spec.report.get("tables") or {}).items():
@@ -147,6 +148,7 @@ def _check(spec: Any) -> None:
             f"ensemble_sizes {list(spec.protocol.points)} at scale {spec.scale!r}; add it to "
             "ensemble_sizes (and to the profile's)"
         )
+    _check_strategies(spec)
     largest = max(int(s) for s in spec.protocol.points)
     for label, params in spec.algorithms.items():
         size = params.get("n_estimators")
@@ -155,6 +157,59 @@ def _check(spec: Any) -> None:
                 f"experiment file {spec.path}: key 'algorithms.{label}.n_estimators': {size} "
                 f"members cannot be evaluated at ensemble size {largest} (ensemble_sizes); "
                 f"set n_estimators to at least {largest}"
+            )
+
+
+FEATURE_SUBSET_LEARNER = "feature_subset_ensemble"
+"""The registry learner whose ``strategy`` and ``k`` are checked before any job."""
+
+
+def _subset_ensembles(spec: Any) -> dict[str, dict[str, Any]]:
+    """Algorithm label -> parameters, of the algorithms that are feature-subset ensembles."""
+    return {label: params for label, params in spec.algorithms.items()
+            if spec.learner_of(label) == FEATURE_SUBSET_LEARNER}  # fmt: skip
+
+
+def _check_strategies(spec: Any) -> None:
+    """A strategy the learner does not know (``info_gain``) would only fail inside its
+    first job, as the learner checks it when fitted."""
+    from redecorate.config import ExperimentConfigError, did_you_mean
+    from redecorate.learners.feature_subsets import STRATEGIES
+
+    for label, params in _subset_ensembles(spec).items():
+        strategy = params.get("strategy", "random")
+        if strategy not in STRATEGIES:
+            raise ExperimentConfigError(
+                f"experiment file {spec.path}: key 'algorithms.{label}.strategy': unknown "
+                f"strategy {strategy!r}.{did_you_mean(strategy, STRATEGIES)} Valid: "
+                f"{', '.join(STRATEGIES)}"
+            )
+
+
+def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
+    """``k`` must leave some dataset of the experiment with features to choose from.
+
+    With k at least a dataset's number of features every member sees all of them (k is
+    capped, as the source's "≤ 6" and "≤ 12" columns are), and the ensemble is plain bagged
+    J48 there. On some datasets that is the source's reading; on every dataset the feature
+    subsets compare nothing, which is a mistaken k (``k: 50`` on 16 features), so it fails.
+    Datasets whose number of features the registry does not declare are not counted.
+    """
+    from redecorate.config import ExperimentConfigError
+
+    features = {d: int(e.attributes) for d, e in entries.items() if e.attributes}
+    if not features:
+        return
+    for label, params in _subset_ensembles(spec).items():
+        k = params.get("k", 2)
+        if isinstance(k, int) and k >= max(features.values()):
+            widths = ", ".join(f"{d} {n}" for d, n in features.items())
+            raise ExperimentConfigError(
+                f"experiment file {spec.path}: key 'algorithms.{label}.k': k={k} is at least the "
+                f"number of features of every dataset at scale {spec.scale!r} ({widths}), so "
+                "every member would see all the features: bagged J48, not an ensemble of feature "
+                f"subsets; fix: set k below {max(features.values())} (the source uses 2, 6 "
+                "and 12)"
             )
 
 
@@ -176,4 +231,5 @@ FEATURE_SUBSETS = ExperimentKind(
     report=_report,
     points_key="ensemble_sizes",
     check=_check,
+    check_datasets=_check_datasets,
 )

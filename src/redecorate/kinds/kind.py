@@ -92,6 +92,11 @@ class ExperimentKind:
         report: ``(records, summary, outputs, settings) -> None`` writes the report files.
         check: ``spec -> None``: checks across keys that a schema cannot express; raises
             :class:`redecorate.config.ConfigError` naming the file and key.
+        check_datasets: ``(spec, entries) -> None``: checks that need the registry's
+            declared sizes of the experiment's datasets (``entries``: dataset -> its
+            :class:`redecorate.data.DatasetEntry`), e.g. a batch larger than a dataset's
+            training fold; run when the experiment is read with the registry, so before any
+            job rather than inside one.
         record_columns: columns the kind's records carry after the common ones.
         algorithm_settings: the job setting that maps each algorithm label to that
             algorithm's own settings. A unit's records depend on the other job settings, its
@@ -114,6 +119,7 @@ class ExperimentKind:
     report: Callable[[pd.DataFrame, pd.DataFrame, ReportOutputs, Mapping[str, Any]], None]
     points_key: str | None = "points"
     check: Callable[[Any], None] | None = None
+    check_datasets: Callable[[Any, Mapping[str, Any]], None] | None = None
     record_columns: tuple[str, ...] = field(default_factory=tuple)
     algorithms_are_learners: bool = True
     algorithm_settings: str = "algorithms"
