@@ -325,6 +325,27 @@ def test_an_unknown_experiment_name_lists_the_available_ones() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "class_attribute"),
+    [("a,b,label\n1,x,yes\n2,y,no\n3,x,yes\n4,y,no\n", None),  # the default: the last column
+     ("label,a,b\nyes,1,x\nno,2,y\nyes,3,x\nno,4,y\n", 0)],  # a 0-based index
+)  # fmt: skip
+def test_a_csv_dataset_takes_the_last_column_as_its_class_unless_told(tmp_path, text, class_attribute) -> None:
+    """As the registry schema says of every source; it was required for CSV files alone."""
+    from redecorate.data import load_dataset, load_registry
+
+    (tmp_path / "t.csv").write_text(text)
+    entry = {"source": "csv", "path": str(tmp_path / "t.csv"), "instances": 4, "classes": 2,
+             "attributes": 2}  # fmt: skip
+    if class_attribute is not None:
+        entry["class_attribute"] = class_attribute
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": {"table": entry}}), encoding="utf-8")
+    schema = REPO / "workflow" / "schemas" / "datasets.schema.yaml"
+    dataset = load_dataset("table", registry=load_registry(registry, schema_path=schema))
+    assert dataset.y.name == "label" and list(dataset.X.columns) == ["a", "b"]
+
+
+@pytest.mark.parametrize(
     ("source", "change", "config", "wanted"),
     [
         ("ch4_passive", None, ["scale=thesiss"], "config key 'scale'"),

@@ -256,9 +256,6 @@ def load_dataset(
         dataset = generate_oza(entry.p_a20_zero, n=entry.instances, seed=int(entry.seed), name=entry.name,
                                n_attributes=int(entry.attributes or 20))
     elif entry.source == "csv":
-        if entry.class_attribute is None or isinstance(entry.class_attribute, int):
-            raise RegistryError(f"dataset {entry.name!r} in {reg.path}: a CSV source needs "
-                                "class_attribute set to the class column's name")
         dataset = load_csv(str(entry.path), entry.class_attribute, name=entry.name,
                            expected_sha256=entry.sha256)
     elif entry.source == "openml":

@@ -36,21 +36,41 @@ def _nominal(values: pd.Series) -> pd.Series:
     return pd.Series(pd.Categorical(as_text, categories=cats), name=values.name)
 
 
+def _class_column_name(path: Path, class_column: str | int | None, label: str) -> str:
+    """The class column's name: as given, or the header's column at a 0-based index, or its
+    last column (``None``), the default of ``class_attribute`` for every source."""
+    if isinstance(class_column, str):
+        return class_column
+    try:
+        header = list(pd.read_csv(path, nrows=0).columns)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise DatasetError(f"dataset {label!r}: cannot read the header of CSV file {path}: {exc}; "
+                           "fix: the file needs a header row") from None
+    index = -1 if class_column is None else class_column
+    if not header or not -len(header) <= index < len(header):
+        raise DatasetError(f"dataset {label!r}: CSV file {path} has {len(header)} columns, no "
+                           f"column {index}; fix class_attribute for {label!r} in "
+                           "config/datasets.yaml (a column name or 0-based index)")
+    return str(header[index])
+
+
 def load_csv(
     path: str | Path,
-    class_column: str,
+    class_column: str | int | None = None,
     *,
     name: str | None = None,
     na_values: tuple[str, ...] = DEFAULT_NA,
     expected_sha256: str | None = None,
 ) -> Dataset:
-    """Load a CSV with a header row; ``class_column`` names the class."""
+    """Load a CSV with a header row; ``class_column`` names the class (a column name, a
+    0-based index, or ``None``: the last column)."""
     p = Path(path)
     label = name or p.stem
     if not p.is_file():
         raise DatasetError(f"dataset {label!r}: CSV file {p} not found: check the 'path' of "
                            f"{label!r} in config/datasets.yaml")
     digest = verify_sha256(p, expected_sha256, dataset=label)
+    class_column = _class_column_name(p, class_column, label)
     try:
         frame = pd.read_csv(p, na_values=list(na_values), keep_default_na=False,
                             skipinitialspace=True, dtype={class_column: str})
