@@ -20,8 +20,8 @@ from redecorate.learners.decision_stump import DecisionStump
 from redecorate.learners.mlp import MLP
 from redecorate.learners.online_mlp import OnlineMLP
 from redecorate.learners.online_tree import OnlineTree
-from redecorate.learners.sklearn_checks import expected_failed_checks
 from redecorate.online import OnlineBagging, OnlineBoosting, PrimedOnlineBoosting
+from redecorate.sklearn_checks import expected_failed_checks
 
 
 def _estimators():
