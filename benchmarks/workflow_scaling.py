@@ -38,6 +38,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from redecorate.layout import results_root
+
 REPO = Path(__file__).resolve().parents[1]
 RESULTS_FILE = REPO / "benchmarks" / "results" / "workflow_scaling.md"
 TIMING_COLUMNS = ("fit_seconds",)
@@ -137,7 +139,7 @@ def main() -> None:
         costs = rule_costs(dirs[2])
         records = defaultdict(list)
         for cores, workdir in dirs.items():
-            records[cores] = sorted(workdir.glob("results/*/records.parquet"))
+            records[cores] = sorted(workdir.glob(f"{results_root('results', args.scale)}/*/records.parquet"))
         identical = all(same_records(a, b) for a, b in zip(records[1], records[2], strict=True))
 
     speedup = timings[1]["wall_s"] / timings[2]["wall_s"]

@@ -17,6 +17,8 @@ from typing import Any
 
 import pandas as pd
 
+from redecorate.layout import results_root
+
 REPO = Path(__file__).resolve().parents[1]
 SNAKEFILE = REPO / "Snakefile"
 MIRROR = (REPO / ".." / "shared" / "datasets" / "uci").resolve()
@@ -25,6 +27,9 @@ EXPERIMENT = "ch4_passive"
 SMOKE_DATA = ("scale=smoke", f"data_mirror={MIRROR}")
 #: ... of the chapter-4 experiment alone: the reference run of the operational tests.
 SMOKE_CONFIG = (*SMOKE_DATA, f"experiments=[{EXPERIMENT}]")
+#: Where a smoke run's experiments go, relative to its working directory (the thesis scale's
+#: results/ is left to the thesis scale: redecorate.layout).
+SMOKE_RESULTS = results_root("results", "smoke")
 #: One unit of work (algorithm x run) per job: the 10 jobs of the smoke run instead of the
 #: 2 (one per dataset) that cost-based packing makes. Records do not depend on the packing.
 ONE_UNIT_PER_JOB = "job_seconds=1e-9"
@@ -79,8 +84,8 @@ def output_of(result: subprocess.CompletedProcess[str]) -> str:
 
 
 def results_dir(workdir: Path) -> Path:
-    """``results/ch4_passive`` of a smoke run."""
-    return workdir / "results" / EXPERIMENT
+    """``results/_scales/smoke/ch4_passive`` of a smoke run."""
+    return workdir / SMOKE_RESULTS / EXPERIMENT
 
 
 def record_values(path: Path) -> pd.DataFrame:

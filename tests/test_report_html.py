@@ -2,8 +2,9 @@
 
 Markers ``browser`` and ``workflow``. Builds the report of the shared smoke run, checks its
 structure (every table CSV and figure PNG of the experiment embedded as a data URI, with the
-reproduced-vs-published table and provenance, under numbered categories so the replication
-summary comes first), then renders it in Debian's Chromium with no network or profile, dumps
+reproduced-vs-published table, the replication report page with its verdict and
+conclusions, and provenance, under numbered categories so the replication summary comes
+first, all from the run's own scale), then renders it in Debian's Chromium with no network or profile, dumps
 the DOM after the JavaScript app has run (its text outside <script> blocks) and compares a
 screenshot with one of a blank page of the same size. Skips when ``chromium`` is
 absent. (File name chosen not to clash with ``test_report.py``, the report library's tests.)
@@ -11,6 +12,7 @@ absent. (File name chosen not to clash with ``test_report.py``, the report libra
 
 from __future__ import annotations
 
+import base64
 import re
 import shutil
 import subprocess
@@ -44,6 +46,8 @@ def report_html(smoke_reference: Path) -> Path:
         smoke_reference, "--report", "results/report.html", "--config", *smoke.SMOKE_CONFIG, cores=None
     )
     assert result.returncode == 0, smoke.output_of(result)[-5000:]
+    # Captions are reStructuredText rendered by docutils, which reports mistakes and goes on.
+    assert "(ERROR/" not in smoke.output_of(result), smoke.output_of(result)[-5000:]
     path = smoke_reference / "results" / "report.html"
     assert path.is_file()
     return path
@@ -56,9 +60,10 @@ def test_report_embeds_every_table_and_figure(report_html: Path, smoke_reference
     expected = {
         *(p.relative_to(smoke_reference).as_posix() for p in (results / "tables").glob("*.csv")),
         *(p.relative_to(smoke_reference).as_posix() for p in (results / "figures").glob("*.png")),
-        f"results/{smoke.EXPERIMENT}/replication.csv",
-        f"results/{smoke.EXPERIMENT}/replication_conclusions.csv",
-        f"results/{smoke.EXPERIMENT}/provenance.json",
+        f"{smoke.SMOKE_RESULTS}/{smoke.EXPERIMENT}/replication.csv",
+        f"{smoke.SMOKE_RESULTS}/{smoke.EXPERIMENT}/replication_conclusions.csv",
+        f"{smoke.SMOKE_RESULTS}/{smoke.EXPERIMENT}/provenance.json",
+        f"{smoke.SMOKE_RESULTS}/{smoke.EXPERIMENT}/replication.html",
     }
     assert len(expected) > 6
     assert expected <= set(embedded), sorted(expected - set(embedded))
@@ -72,6 +77,27 @@ def test_report_embeds_every_table_and_figure(report_html: Path, smoke_reference
     # Captions name the dissertation counterparts.
     captions = " ".join(" ".join(entry["caption"].split()) for entry in embedded.values())
     assert "Tables 4.2–4.5" in captions and "Figures 4.1–4.4" in captions
+    # One scale per report: every experiment output comes from the smoke scale's folder.
+    outputs = [name for name in embedded if name != "results/run_status.csv"]
+    assert all(name.startswith(f"{smoke.SMOKE_RESULTS}/") for name in outputs), outputs
+
+
+def _replication_page(report_html: Path) -> str:
+    """The replication page the report embeds (a base64 data URI), decoded."""
+    entry = smoke.embedded_results(report_html.read_text(encoding="utf-8"))[
+        f"{smoke.SMOKE_RESULTS}/{smoke.EXPERIMENT}/replication.html"]
+    assert entry["mime_type"] == "text/html"
+    return base64.b64decode(entry["data_uri"].split("base64,", 1)[1]).decode("utf-8")
+
+
+def test_report_carries_the_verdict_and_the_conclusions(report_html: Path, smoke_reference: Path) -> None:
+    """replication.md (the "not comparable" verdict, the conclusions) is in the report, as
+    the page the report shows for it, not left behind in results/."""
+    page = _replication_page(report_html)
+    markdown = (smoke.results_dir(smoke_reference) / "replication.md").read_text(encoding="utf-8")
+    assert "Not comparable with the dissertation" in markdown  # a smoke run is not comparable
+    assert "<strong>Not comparable with the dissertation</strong>" in page
+    assert "<h2>Do the conclusions hold?</h2>" in page and "<table>" in page
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
@@ -110,3 +136,20 @@ def test_report_renders_in_headless_chromium(report_html: Path, tmp_path: Path) 
     # (menu, headings, text), not in a handful of pixels.
     changed = np.any(np.abs(report - blank) > 0.1, axis=-1).mean()
     assert changed > 0.02, f"only {changed:.2%} of the screenshot differs from a blank page"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
+def test_the_replication_page_renders_its_verdict_in_headless_chromium(report_html: Path, tmp_path: Path) -> None:
+    """The page the report opens for replication.html, rendered: the verdict and the
+    conclusions table are visible text, the tables real tables."""
+    page = tmp_path / "replication.html"
+    page.write_text(_replication_page(report_html), encoding="utf-8")
+    dom = subprocess.run(
+        [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert dom.returncode == 0, dom.stderr[-3000:]
+    text = " ".join(re.sub(r"<[^>]+>", " ", dom.stdout).split())
+    assert "Not comparable with the dissertation" in text
+    assert "Do the conclusions hold?" in text
+    assert dom.stdout.count("<tr>") > 10 and "**" not in text and "| :--" not in text

@@ -61,7 +61,7 @@ def smoke_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subproces
 def test_smoke_run_produces_every_output(smoke_run) -> None:
     workdir, result = smoke_run
     assert result.returncode == 0, output_of(result)[-5000:]
-    results = workdir / "results" / "ch4_passive"
+    results = smoke.results_dir(workdir)
     for dataset in SMOKE["datasets"]:
         assert (workdir / "data" / "prepared" / f"{dataset}.parquet").is_file()
         assert (workdir / "data" / "prepared" / f"{dataset}.json").is_file()
@@ -108,7 +108,7 @@ def test_second_invocation_has_nothing_to_do(smoke_run) -> None:
 def test_rerunning_a_job_gives_bit_identical_values(smoke_run) -> None:
     workdir, first = smoke_run
     assert first.returncode == 0, output_of(first)[-3000:]
-    target = workdir / "results" / "ch4_passive" / "records" / "labor" / "chunk0.parquet"
+    target = smoke.results_dir(workdir) / "records" / "labor" / "chunk0.parquet"
     before = pd.read_parquet(target)
     result = snakemake(
         workdir, "--config", *smoke.SMOKE_CONFIG, "--force", str(target.relative_to(workdir)),

@@ -48,7 +48,7 @@ def test_the_directory_has_experiments_to_cover() -> None:
 def test_experiment_runs_at_smoke_scale(all_experiments: Path, name: str) -> None:
     spec = _experiment(name)
     smoke_profile = spec["profiles"]["smoke"]
-    results = all_experiments / "results" / spec["name"]
+    results = all_experiments / smoke.SMOKE_RESULTS / spec["name"]
     for output in ("records.parquet", "summary.csv", "replication.md", "provenance.json"):
         assert (results / output).is_file(), output
 

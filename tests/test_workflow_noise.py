@@ -56,7 +56,7 @@ def test_noise_smoke_run_produces_the_chapter_5_outputs(noise_run) -> None:
     workdir, result = noise_run
     assert result.returncode == 0, output_of(result)[-5000:]
     assert "experiment_job" in output_of(result) and "report_experiment" in output_of(result)
-    results = workdir / "results" / EXPERIMENT
+    results = workdir / smoke.SMOKE_RESULTS / EXPERIMENT
     for dataset in DATASETS:
         assert (results / "records" / dataset / "chunk0.parquet").is_file()
         assert (results / "benchmarks" / dataset / "chunk0.tsv").is_file()
@@ -106,5 +106,5 @@ def test_chapter_4_and_5_experiments_are_selected_together(tmp_path: Path) -> No
     text = output_of(result)
     assert result.returncode == 0, text[-3000:]
     assert "experiment_job" in text and "report_experiment" in text
-    assert "results/ch5_missing/records/labor/chunk0.parquet" in text
-    assert "results/ch4_passive/records/labor/chunk0.parquet" in text
+    assert f"{smoke.SMOKE_RESULTS}/ch5_missing/records/labor/chunk0.parquet" in text
+    assert f"{smoke.SMOKE_RESULTS}/ch4_passive/records/labor/chunk0.parquet" in text

@@ -22,6 +22,7 @@ from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
 from redecorate.config import ConfigError, ExperimentConfigError, load_yaml_validated, validate_mapping
 from redecorate.data.registry import unavailable_offline
 from redecorate.experiments import check_learner_params, load_experiment, slice_experiments, without_datasets
+from redecorate.layout import results_root
 
 REPO = Path(workflow.basedir)
 SCHEMAS = REPO / "workflow" / "schemas"
@@ -128,6 +129,10 @@ def _load_all(cfg):
             "is not a directory (give the directory that holds <experiment>/records/, e.g. "
             "reproduced, or null)"
         )
+    if own_results:
+        # records_from=results means this run's own results: at a scale other than the
+        # thesis's they live in its scale's folder (redecorate.layout).
+        cfg["records_from"] = results_root(cfg["results_dir"], cfg["scale"])
     algorithms = _known_algorithms()
     datasets = _load_registry(registry)
     experiments = {}
@@ -173,7 +178,9 @@ JOB_PLANS = {
 JOB_SETTINGS = {name: spec.experiment_kind.job_settings(spec) for name, spec in EXPERIMENTS.items()}
 
 DATA = config["data_dir"].rstrip("/")
-RESULTS = config["results_dir"].rstrip("/")
+# results/<experiment>/ at the thesis scale, results/_scales/<scale>/<experiment>/ otherwise,
+# so runs at two scales never overwrite or mix each other's outputs (redecorate.layout).
+RESULTS = results_root(config["results_dir"], config["scale"])
 PUBLISHED = _repo_path(config["published_dir"])
 
 
@@ -202,5 +209,6 @@ def all_targets():
     if REPORT_MODE:
         return report_targets()
     targets = [aggregate_target(name) for name in EXPERIMENTS]
-    # provenance.json closes every results directory (workflow/rules/provenance.smk).
-    return targets + [provenance_target(name) for name in EXPERIMENTS]
+    # provenance.json closes every results directory (workflow/rules/provenance.smk); the
+    # replication page is what the HTML report shows of replication.md.
+    return targets + [t for name in EXPERIMENTS for t in (provenance_target(name), page_target(name))]

@@ -11,7 +11,8 @@ this file and still targets every experiment.
 
 import sys
 
-from redecorate.report.status import ExpectedOutput, missing_outputs, write_run_status
+from redecorate.layout import finished_elsewhere
+from redecorate.report.status import ExpectedOutput, missing_outputs, nothing_to_report, write_run_status
 
 RUN_STATUS = f"{RESULTS}/run_status.csv"
 
@@ -39,6 +40,7 @@ def expected_outputs(experiment):
         ExpectedOutput("combine_records", f"{base}/records.parquet", f"{base}/logs/combine_records.log"),
         ExpectedOutput("report_experiment", aggregate_target(experiment), f"{base}/logs/report.log"),
         ExpectedOutput("provenance", provenance_target(experiment), f"{base}/logs/provenance.log"),
+        ExpectedOutput("replication_page", page_target(experiment), f"{base}/logs/replication_page.log"),
     ]
     return outputs
 
@@ -47,12 +49,17 @@ def report_targets():
     """Targets of a report: complete experiments, plus the run status if any is not."""
     missing = missing_outputs({name: expected_outputs(name) for name in EXPERIMENTS})
     incomplete = sorted({row["experiment"] for row in missing})
+    if EXPERIMENTS and len(incomplete) == len(EXPERIMENTS):
+        # Nothing finished at this scale: usually a --config other than the run's. Say so and
+        # fail, rather than render an empty report (and docutils errors about its sections).
+        elsewhere = finished_elsewhere(config["results_dir"], EXPERIMENTS, config["scale"])
+        raise WorkflowError(nothing_to_report(EXPERIMENTS, RESULTS, config["scale"], elsewhere))
     config["incomplete_experiments"] = incomplete  # shown by workflow/report/workflow.rst
     targets = [
         target
         for name in EXPERIMENTS
         if name not in incomplete
-        for target in (aggregate_target(name), provenance_target(name))
+        for target in (aggregate_target(name), provenance_target(name), page_target(name))
     ]
     if missing:
         write_run_status(RUN_STATUS, missing)

@@ -88,3 +88,24 @@ def write_run_status(path: str | os.PathLike[str], rows: list[dict[str, str]]) -
     path.parent.mkdir(parents=True, exist_ok=True)
     write_csv_atomic(pd.DataFrame(rows, columns=list(STATUS_COLUMNS)), path)
     return path
+
+
+def nothing_to_report(experiments: Iterable[str], results: str, scale: str,
+                      elsewhere: Mapping[str, list[str]]) -> str:
+    """Why ``--report`` stops when no selected experiment has finished at this scale.
+
+    A report of nothing (usually a ``--config`` other than the run's) used to print docutils
+    errors about missing sections and exit 0 listing every output as missing; this says what
+    was looked for, where, and which scale does have results.
+    """
+    names = sorted(experiments)
+    lines = [f"Nothing to report: none of the selected experiments ({', '.join(names)}) has "
+             f"finished at scale {scale!r} (looked in {results}/<experiment>/).",
+             "Give --report the same --config as the run it reports on."]
+    for other, done in sorted(elsewhere.items()):
+        lines.append(f"Finished at scale {other!r}: {', '.join(done)} "
+                     f"(--report ... --config scale={other} experiments=[{','.join(done)}]).")
+    if not elsewhere:
+        lines.append("No other scale has finished results for them either: run the workflow first.")
+    return "\n".join(lines)
+
