@@ -15,11 +15,16 @@ import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
+from redecorate.report.active import active_summary
 from redecorate.stats.learning_curves import (
     align_curves,
     data_utilization,
     error_reduction_test,
     examples_to_reach,
+    fold_data_utilization,
+    fold_examples_needed,
+    fold_first_crossings,
+    fold_target_error,
     mean_error_reduction,
     number_of_wins,
     percent_error_reduction,
@@ -219,3 +224,118 @@ def test_align_curves_keeps_common_sizes():
 def test_utilization_ratio_missing_counts():
     assert utilization_ratio(None, 10) is None
     assert math.isclose(utilization_ratio(5, 10), 0.5)
+
+
+# -- Which axis is averaged: folds first, then points (issue 26, item 5) ---------------------------
+# M8 and M9 are defined on the *mean* curve over runs × folds: average every labeled-set size
+# over the folds, then summarise along the points. The per-fold curves below differ along
+# both axes (a high-error fold and a low-error fold; early and late points), so averaging
+# the other way round — per-fold reductions then their mean, per-fold crossings then their
+# mean, or points before folds — gives another number, and each test checks that it does.
+
+def _records(curves: dict[str, np.ndarray], sizes: np.ndarray) -> pd.DataFrame:
+    """Long-form records (accuracy %) of per-fold error curves: system -> (folds, points)."""
+    rows = [{"dataset": "d", "algorithm": system, "run": 0, "fold": fold, "point": int(n),
+             "metric": "accuracy", "value": 100.0 - e}
+            for system, errors in curves.items() for fold, row in enumerate(errors)
+            for n, e in zip(sizes, row, strict=True) if np.isfinite(e)]
+    return pd.DataFrame(rows)
+
+
+SIZES = np.arange(1, 11)
+# Fold 0 is hard (errors near 40 %), fold 1 easy (near 5 %); the system helps fold 0 early
+# by a lot in absolute terms and hurts fold 1 a little late.
+BASE_FOLDS = np.array([np.linspace(40.0, 30.0, 10), np.linspace(6.0, 4.0, 10)])
+SYSTEM_FOLDS = BASE_FOLDS + np.array([[-16.0, -12.0, -8.0, -4.0, 0, 0, 0, 0, 0, 0],
+                                      [0, 0, 0, 0, 0, 0, 2.0, 2.0, 2.0, 2.0]])
+
+
+def _reduction_summary() -> pd.Series:
+    records = _records({"base": BASE_FOLDS, "sys": SYSTEM_FOLDS}, SIZES)
+    return active_summary(records, "base", ["sys"], ["d"]).set_index("system").loc["sys"]
+
+
+def test_all_points_reduction_averages_folds_before_points():
+    mean_b, mean_a = BASE_FOLDS.mean(axis=0), SYSTEM_FOLDS.mean(axis=0)
+    expected = float(np.mean(100 * (mean_b - mean_a) / mean_b))
+    per_fold_first = float(np.mean(100 * (BASE_FOLDS - SYSTEM_FOLDS) / BASE_FOLDS))
+    points_first = 100 * (mean_b.mean() - mean_a.mean()) / mean_b.mean()
+    assert abs(expected - per_fold_first) > 1 and abs(expected - points_first) > 1
+    assert _reduction_summary()["error_reduction"] == pytest.approx(expected)
+
+
+def test_top20_reduction_picks_points_of_the_mean_curves():
+    mean_b, mean_a = BASE_FOLDS.mean(axis=0), SYSTEM_FOLDS.mean(axis=0)
+    r = 100 * (mean_b - mean_a) / mean_b
+    expected = float(np.sort(r)[-2:].mean())  # ceil(0.2 * 10) = 2 points
+    per_fold = 100 * (BASE_FOLDS - SYSTEM_FOLDS) / BASE_FOLDS
+    per_fold_top = float(np.mean([np.sort(row)[-2:].mean() for row in per_fold]))
+    mean_of_fold_r = float(np.sort(per_fold.mean(axis=0))[-2:].mean())
+    assert abs(expected - per_fold_top) > 1 and abs(expected - mean_of_fold_r) > 1
+    assert _reduction_summary()["top20_error_reduction"] == pytest.approx(expected)
+
+
+# Two folds whose pools differ (60 and 61 examples, m = 1): the baseline's curves fall at
+# different speeds, so the mean curve's first crossing is neither fold's nor their mean.
+POOL_SIZES = np.arange(1, 62)
+_FAST = np.where(POOL_SIZES <= 60, 30.0 * np.exp(-POOL_SIZES / 6.0) + 10.0, np.nan)
+_SLOW = 30.0 * np.exp(-POOL_SIZES / 25.0) + 10.0
+UNEVEN_BASE = np.array([_FAST, _SLOW])
+
+
+def test_target_error_windows_on_uneven_pools():
+    mean = UNEVEN_BASE[:, :60].mean(axis=0)  # sizes 1..60: both folds
+    common = mean[POOL_SIZES[:60] > 10].mean()  # the last shared size, 60, anchors the window
+    fold = np.mean([_FAST[:60][POOL_SIZES[:60] > 10].mean(), _SLOW[POOL_SIZES > 11].mean()])
+    union_curve = np.nanmean(UNEVEN_BASE, axis=0)
+    union = union_curve[POOL_SIZES > 11].mean()
+    assert len({round(common, 6), round(fold, 6), round(union, 6)}) == 3
+    assert fold_target_error(POOL_SIZES, UNEVEN_BASE) == pytest.approx(common)
+    assert fold_target_error(POOL_SIZES, UNEVEN_BASE, window="fold") == pytest.approx(fold)
+    assert fold_target_error(POOL_SIZES, UNEVEN_BASE, window="union") == pytest.approx(union)
+    # Right-aligned by iteration: position k from the end averages (60 - k) and (61 - k).
+    ends = np.array([_FAST[:60][::-1], _SLOW[::-1][:60]])
+    index = ends.mean(axis=0)[(60.5 - np.arange(60)) > 10.5].mean()
+    assert fold_target_error(POOL_SIZES, UNEVEN_BASE, window="index") == pytest.approx(index)
+
+
+def test_examples_needed_is_the_first_crossing_of_the_mean_curve():
+    system = UNEVEN_BASE - np.array([[3.0], [0.5]])
+    util = fold_data_utilization(POOL_SIZES, system, UNEVEN_BASE)
+    target = UNEVEN_BASE[:, :60].mean(axis=0)[POOL_SIZES[:60] > 10].mean()
+    mean_b, mean_a = UNEVEN_BASE[:, :60].mean(axis=0), system[:, :60].mean(axis=0)
+    expected_base = int(POOL_SIZES[np.argmax(mean_b <= target)])
+    expected = int(POOL_SIZES[np.argmax(mean_a <= target)])
+    per_fold = fold_first_crossings(POOL_SIZES, system, target)
+    assert abs(per_fold.mean() - expected) >= 2  # the folds-first reading differs
+    assert (util.target_error, util.baseline_examples, util.examples) == pytest.approx(
+        (target, expected_base, expected))
+    folds_reading = fold_data_utilization(POOL_SIZES, system, UNEVEN_BASE, crossing="folds")
+    assert folds_reading.examples == pytest.approx(per_fold.mean())
+
+
+def test_stays_crossing_waits_for_the_curve_to_settle():
+    n = np.array([5, 10, 15, 20, 25])
+    errors = np.array([[30.0, 19.0, 21.0, 18.0, 17.0], [30.0, 19.0, 21.0, 18.0, 17.0]])
+    assert fold_examples_needed(n, errors, 20.0) == 10
+    assert fold_examples_needed(n, errors, 20.0, crossing="stays") == 20
+    assert fold_examples_needed(n, errors, 16.0, crossing="stays") is None
+
+
+def test_fold_data_utilization_defaults_equal_the_mean_curve_reading():
+    """The default reading is data_utilization on the mean curves at the shared sizes."""
+    system = UNEVEN_BASE - 1.0
+    mean_b, mean_a = UNEVEN_BASE[:, :60].mean(axis=0), system[:, :60].mean(axis=0)
+    assert fold_data_utilization(POOL_SIZES, system, UNEVEN_BASE) == data_utilization(
+        POOL_SIZES[:60], mean_a, POOL_SIZES[:60], mean_b, pool_size=60)
+
+
+def test_significance_pairing_folds_or_points():
+    rng = np.random.default_rng(1)
+    base = rng.normal(20, 3, size=(10, 8))
+    system = base - 1.0 + rng.normal(0, 1, size=(10, 8))
+    by_folds = error_reduction_test(base, system)
+    by_points = error_reduction_test(base, system, pairing="points")
+    ref = scipy_stats.ttest_rel(base.mean(axis=0), system.mean(axis=0))
+    assert (by_points.t, by_points.p) == pytest.approx((ref.statistic, ref.pvalue))
+    assert by_folds.p != pytest.approx(by_points.p)

@@ -36,8 +36,8 @@ from redecorate.report.figures import learning_curves
 from redecorate.report.published import read_published
 from redecorate.report.tables import display_name, markdown_table
 from redecorate.stats.learning_curves import (
-    data_utilization,
     error_reduction_test,
+    fold_data_utilization,
     mean_error_reduction,
     number_of_wins,
     percent_error_reduction,
@@ -118,8 +118,19 @@ def significant_reduction(p: float, reduction: float) -> bool:
     return bool(p < ALPHA and reduction > 0)
 
 
+def fold_curve_pair(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two systems' per-fold errors on the same (run, fold)s and on every size either
+    reached (NaN where a fold has no point): the input of the M8 readings, which need the
+    folds' own pool ends that :func:`_common` drops."""
+    index = a.index.intersection(b.index)
+    sizes = a.columns.union(b.columns)
+    return (sizes.to_numpy(), a.reindex(index=index, columns=sizes).to_numpy(),
+            b.reindex(index=index, columns=sizes).to_numpy())
+
+
 def active_summary(
-    records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str]
+    records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str], *,
+    window: str = "common", crossing: str = "first", rounding: str = "ceil", pairing: str = "folds",
 ) -> pd.DataFrame:
     """One row per (dataset, system): Tables 6.1, 6.2 and 6.4's quantities, reproduced.
 
@@ -127,6 +138,11 @@ def active_summary(
     reached), baseline_examples, utilization_ratio, top20_error_reduction, top20_p,
     top20_significant, error_reduction (mean over all points), error_reduction_p,
     error_reduction_significant. The baseline's own row has its count and ratio 1.
+
+    The keywords select readings the dissertation leaves open (docs/experiments.md, Chapter
+    6): the target-error ``window`` and the ``crossing`` rule of M8
+    (:func:`~redecorate.stats.learning_curves.fold_data_utilization`), the ``rounding`` of
+    the top 20 % of points and the significance test's ``pairing`` (M9).
     """
     out = []
     for dataset in datasets:
@@ -140,7 +156,7 @@ def active_summary(
             n, e_mine, e_base = _common(mine, base)
             mean_mine, mean_base = e_mine.mean(axis=0), e_base.mean(axis=0)
             pool = int(n[-1])
-            util = data_utilization(n, mean_mine, n, mean_base, pool_size=pool)
+            util = fold_data_utilization(*fold_curve_pair(mine, base), window=window, crossing=crossing)
             row: dict[str, Any] = {
                 "dataset": dataset, "system": system, "pool_size": pool,
                 "target_error": util.target_error, "examples_to_target": util.examples,
@@ -148,9 +164,9 @@ def active_summary(
             }  # fmt: skip
             if system != baseline:
                 r = percent_error_reduction(mean_base, mean_mine, undefined="nan")
-                top = top_fraction_points(r)
-                test_top = error_reduction_test(e_base, e_mine, top)
-                test_all = error_reduction_test(e_base, e_mine)
+                top = top_fraction_points(r, rounding=rounding)
+                test_top = error_reduction_test(e_base, e_mine, top, pairing=pairing)
+                test_all = error_reduction_test(e_base, e_mine, pairing=pairing)
                 reduction = mean_error_reduction(mean_base, mean_mine, undefined="nan")
                 row.update(
                     top20_error_reduction=float(r[top].mean()),

@@ -29,8 +29,15 @@ import pandas as pd
 from redecorate.stats.significance import TestResult, paired_t_test
 
 __all__ = [
+    "CROSSINGS",
     "DataUtilization",
+    "WINDOWS",
     "align_curves",
+    "bootstrap_examples_needed",
+    "fold_data_utilization",
+    "fold_examples_needed",
+    "fold_first_crossings",
+    "fold_target_error",
     "data_utilization",
     "error_reduction_test",
     "examples_to_reach",
@@ -44,6 +51,17 @@ __all__ = [
 ]
 
 ROUNDINGS: tuple[str, ...] = ("ceil", "round", "floor")
+
+WINDOWS: tuple[str, ...] = ("common", "fold", "index", "union")
+"""Readings of M8's "points on the learning curve corresponding to the last 50 training
+examples" when the folds' pools differ in size (see :func:`fold_target_error`)."""
+
+CROSSINGS: tuple[str, ...] = ("first", "stays", "folds")
+"""Readings of M8's "smallest number of examples required ... to achieve the same or lower
+error" (see :func:`fold_examples_needed`)."""
+
+PAIRINGS: tuple[str, ...] = ("folds", "points")
+"""What M9's paired t-test pairs: runs × folds (default) or the selected curve points."""
 
 
 def _curve(n_labeled, error) -> tuple[np.ndarray, np.ndarray]:
@@ -102,10 +120,15 @@ def utilization_ratio(examples: int | None, baseline_examples: int | None) -> fl
 
 
 class DataUtilization(NamedTuple):
-    """One cell of Table 6.1: the count, the baseline's count, their ratio, the target."""
+    """One cell of Table 6.1: the count, the baseline's count, their ratio, the target.
 
-    examples: int | None
-    baseline_examples: int
+    Counts are whole examples on a mean curve; the ``"folds"`` crossing reading averages
+    folds' counts (a float); the baseline's count is ``None`` only under a reading where the
+    baseline itself never reaches its target (``"stays"`` on a curve that ends above it).
+    """
+
+    examples: float | None
+    baseline_examples: float | None
     ratio: float | None
     target_error: float
 
@@ -184,8 +207,8 @@ def top_error_reduction(baseline_error, error, fraction: float = 0.2, rounding: 
     return float(r[top_fraction_points(r, fraction, rounding)].mean())
 
 
-def error_reduction_test(baseline_errors, errors, points: Sequence[int] | np.ndarray | None = None
-                         ) -> TestResult:
+def error_reduction_test(baseline_errors, errors, points: Sequence[int] | np.ndarray | None = None,
+                         *, pairing: str = "folds") -> TestResult:
     """Paired t-test of a reduction over the selected curve points (M9 significance).
 
     ``baseline_errors`` and ``errors`` are ``(runs × folds, points)`` arrays of per-fold
@@ -193,9 +216,12 @@ def error_reduction_test(baseline_errors, errors, points: Sequence[int] | np.nda
     :func:`top_fraction_points` of the mean curves). Each system's error is averaged over
     the selected points within every (run, fold), and the run × fold pairs go to the
     thesis's paired t-test. (The dissertation's wording also admits pairing over curve
-    points; we pair over runs × folds, the independent-ish replicates.) The statistic is
+    points; we pair over runs × folds, the independent-ish replicates: ``pairing="points"``
+    pairs the two mean curves' errors at the selected points instead.) The statistic is
     oriented as a reduction: t > 0 when the baseline's error is the higher one.
     """
+    if pairing not in PAIRINGS:
+        raise ValueError(f"pairing must be one of {PAIRINGS}, got {pairing!r}")
     b = np.asarray(baseline_errors, dtype=np.float64)
     a = np.asarray(errors, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 2:
@@ -204,7 +230,164 @@ def error_reduction_test(baseline_errors, errors, points: Sequence[int] | np.nda
     cols = np.arange(a.shape[1]) if points is None else np.asarray(points, dtype=np.int64)
     if cols.size == 0:
         raise ValueError("no curve points selected")
+    if pairing == "points":
+        return paired_t_test(b[:, cols].mean(axis=0), a[:, cols].mean(axis=0))
     return paired_t_test(b[:, cols].mean(axis=1), a[:, cols].mean(axis=1))
+
+
+def _fold_matrix(n_labeled, errors) -> tuple[np.ndarray, np.ndarray]:
+    """Per-fold curves as ``(sizes, errors)``: errors is ``(folds, sizes)`` with NaN where a
+    fold's curve has no point (its pool ended earlier, or its batches fell elsewhere)."""
+    n = np.asarray(n_labeled, dtype=np.float64)
+    e = np.asarray(errors, dtype=np.float64)
+    if n.ndim != 1 or e.ndim != 2 or e.shape[1] != n.size or e.shape[0] == 0:
+        raise ValueError(f"per-fold curves are sizes (P,) and errors (folds, P); got shapes "
+                         f"{n.shape} and {e.shape}")
+    if np.any(np.diff(n) <= 0):
+        raise ValueError("n_labeled must be strictly increasing along a learning curve")
+    if np.isinf(e).any() or not np.isfinite(e).any(axis=1).all():
+        raise ValueError("every fold needs at least one finite error and none may be infinite")
+    return n, e
+
+
+def _common_mean(n: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean curve over folds at the sizes every fold reached."""
+    shared = np.isfinite(e).all(axis=0)
+    if not shared.any():
+        raise ValueError("the folds' curves share no labeled-set size")
+    return n[shared], e[:, shared].mean(axis=0)
+
+
+def fold_target_error(n_labeled, errors, last: int = 50, window: str = "common") -> float:
+    """M8's target error from per-fold baseline curves, under one reading of the window.
+
+    Folds differ in pool size (soybean: 614-616), so "the points on the learning curve
+    corresponding to the last 50 training examples" [L1245] has three readings:
+
+    * ``"common"``: the mean curve over the sizes every fold reached, and the 50 examples
+      before its last point (the last *shared* size anchors the window; the folds' own
+      final points beyond it are left out);
+    * ``"fold"``: every fold's own points with n > pool_f − last (each fold's pool end
+      anchors its window), averaged within the fold, then over folds;
+    * ``"index"``: the curves aligned by iteration counted from each fold's end (the last
+      point of every fold is its pool) and averaged position by position; the window is
+      the positions whose mean size exceeds the mean pool − last;
+    * ``"union"``: the mean curve at every size *any* fold reached, each size averaged over
+      the folds that have it, and the 50 examples before the largest pool (a size only a
+      few folds reach, such as their pool ends, is their mean alone).
+    """
+    n, e = _fold_matrix(n_labeled, errors)
+    if last < 1:
+        raise ValueError(f"last must be positive, got {last}")
+    if window == "common":
+        shared_n, mean = _common_mean(n, e)
+        return target_error(shared_n, mean, int(shared_n[-1]), last)
+    if window == "fold":
+        means = []
+        for row in e:
+            have = np.isfinite(row)
+            tail = have & (n > n[have][-1] - last)
+            means.append(row[tail].mean())
+        return float(np.mean(means))
+    if window == "index":
+        ends = [(n[np.isfinite(row)][::-1], row[np.isfinite(row)][::-1]) for row in e]
+        depth = min(sizes.size for sizes, _ in ends)
+        sizes = np.mean([s[:depth] for s, _ in ends], axis=0)
+        mean = np.mean([v[:depth] for _, v in ends], axis=0)
+        tail = sizes > sizes[0] - last
+        return float(mean[tail].mean())
+    if window == "union":
+        have = np.isfinite(e).any(axis=0)
+        return target_error(n[have], np.nanmean(e[:, have], axis=0), int(n[have][-1]), last)
+    raise ValueError(f"window must be one of {WINDOWS}, got {window!r}")
+
+
+def fold_examples_needed(n_labeled, errors, target: float, crossing: str = "first"
+                         ) -> float | None:
+    """Examples a system needs to reach ``target``, from its per-fold curves.
+
+    * ``"first"``: the first size at which the *mean* curve (sizes every fold reached) is
+      at or below the target (M8 as the spec reads it);
+    * ``"stays"``: the first size from which the mean curve stays at or below the target
+      to its end (a flat curve that dips once does not count until it settles);
+    * ``"folds"``: every fold's own first crossing, averaged over folds; a fold that never
+      gets there counts its pool size (censored, so the mean is a lower bound).
+
+    ``None`` when the mean curve never reaches the target ("-" in Table 6.1); with
+    ``"folds"``, when no fold does.
+    """
+    n, e = _fold_matrix(n_labeled, errors)
+    if crossing == "folds":
+        first = fold_first_crossings(n, e, target)
+        if np.isnan(first).all():
+            return None
+        pools = np.array([n[np.isfinite(row)][-1] for row in e])
+        return float(np.where(np.isnan(first), pools, first).mean())
+    shared_n, mean = _common_mean(n, e)
+    if crossing == "first":
+        return examples_to_reach(shared_n, mean, target)
+    if crossing == "stays":
+        above = np.flatnonzero(mean > target + 1e-9)
+        if above.size == 0:
+            return int(shared_n[0])
+        return None if above[-1] == mean.size - 1 else int(shared_n[above[-1] + 1])
+    raise ValueError(f"crossing must be one of {CROSSINGS}, got {crossing!r}")
+
+
+def fold_first_crossings(n_labeled, errors, target: float) -> np.ndarray:
+    """Every fold's own first crossing of ``target`` (NaN where a fold never reaches it):
+    the fold-level spread behind a mean-curve count."""
+    n, e = _fold_matrix(n_labeled, errors)
+    out = np.full(e.shape[0], np.nan)
+    for i, row in enumerate(e):
+        have = np.isfinite(row)
+        first = examples_to_reach(n[have], row[have], target)
+        out[i] = np.nan if first is None else first
+    return out
+
+
+def fold_data_utilization(n_labeled, errors, baseline_errors, last: int = 50, *,
+                          window: str = "common", crossing: str = "first") -> DataUtilization:
+    """M8 for one system on one dataset from per-fold curves (errors in %, NaN where a
+    fold has no point), under a reading of the window and of the crossing.
+
+    ``errors`` and ``baseline_errors`` are ``(folds, P)`` on the same sizes and folds. With
+    the defaults it equals :func:`data_utilization` on the two mean curves at the sizes
+    every fold of both systems reached, the last of them taken as the pool.
+    """
+    n, e = _fold_matrix(n_labeled, errors)
+    _, b = _fold_matrix(n_labeled, baseline_errors)
+    if e.shape != b.shape:
+        raise ValueError(f"the two systems' per-fold curves differ in shape: {e.shape}, {b.shape}")
+    both = np.isfinite(e) & np.isfinite(b)
+    e, b = np.where(both, e, np.nan), np.where(both, b, np.nan)
+    target = fold_target_error(n, b, last, window)
+    base = fold_examples_needed(n, b, target, crossing)
+    count = fold_examples_needed(n, e, target, crossing)
+    return DataUtilization(count, base, utilization_ratio(count, base), target)
+
+
+def bootstrap_examples_needed(n_labeled, errors, baseline_errors, *, resamples: int = 1000,
+                              seed: int = 0, last: int = 50, window: str = "common",
+                              crossing: str = "first") -> np.ndarray:
+    """"Examples needed" of a system over bootstrap resamples of the folds: ``(resamples,)``
+    counts, NaN where the resampled mean curve never reaches the target.
+
+    Folds are drawn with replacement, the same draw for the system and the baseline (the
+    target comes from the baseline's folds). A first crossing of a flat mean curve jumps by
+    hundreds of examples when the target moves by a tenth of a point; the spread of these
+    counts shows how much of a Table 6.1 difference is fold sampling.
+    """
+    n, e = _fold_matrix(n_labeled, errors)
+    _, b = _fold_matrix(n_labeled, baseline_errors)
+    rng = np.random.default_rng(seed)
+    out = np.full(resamples, np.nan)
+    for i in range(resamples):
+        rows = rng.integers(0, e.shape[0], e.shape[0])
+        count = fold_data_utilization(n, e[rows], b[rows], last, window=window,
+                                      crossing=crossing).examples
+        out[i] = np.nan if count is None else count
+    return out
 
 
 def number_of_wins(table: pd.DataFrame | Mapping[str, Mapping[str, float | None]], *,
