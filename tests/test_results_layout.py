@@ -12,7 +12,12 @@ import smoke_support as smoke
 
 from redecorate.config import load_yaml
 from redecorate.layout import finished_elsewhere, results_root
-from redecorate.report.status import nothing_to_report
+from redecorate.report.status import (
+    ExpectedOutput,
+    experiments_not_run,
+    missing_outputs,
+    nothing_to_report,
+)
 
 
 def test_the_thesis_scale_keeps_results_and_the_others_get_a_folder_of_their_own() -> None:
@@ -43,6 +48,20 @@ def test_a_report_at_the_wrong_scale_names_the_scales_that_have_results(tmp_path
     message = nothing_to_report(["ch6_active", "ch4_passive"], "results", "thesis", elsewhere)
     assert "Nothing to report" in message and "scale 'thesis'" in message
     assert "--config scale=quick experiments=[ch6_active]" in message
+
+
+def test_only_experiments_with_no_finished_job_count_as_not_run(tmp_path: Path) -> None:
+    """A run that failed part-way is reported (with its missing outputs); only a selection
+    none of whose jobs ran stops --report."""
+    done = tmp_path / "records" / "iris.parquet"
+    done.parent.mkdir()
+    done.write_text("")
+    expected = {
+        "failed": [ExpectedOutput("experiment_job/iris", str(done), "a.log"),
+                   ExpectedOutput("experiment_job/labor", str(tmp_path / "labor.parquet"), "b.log")],
+        "never": [ExpectedOutput("experiment_job/iris", str(tmp_path / "x.parquet"), "c.log")],
+    }
+    assert experiments_not_run(missing_outputs(expected)) == {"never"}
 
 
 @pytest.mark.workflow

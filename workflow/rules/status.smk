@@ -12,7 +12,13 @@ this file and still targets every experiment.
 import sys
 
 from redecorate.layout import finished_elsewhere
-from redecorate.report.status import ExpectedOutput, missing_outputs, nothing_to_report, write_run_status
+from redecorate.report.status import (
+    ExpectedOutput,
+    experiments_not_run,
+    missing_outputs,
+    nothing_to_report,
+    write_run_status,
+)
 
 RUN_STATUS = f"{RESULTS}/run_status.csv"
 
@@ -49,9 +55,9 @@ def report_targets():
     """Targets of a report: complete experiments, plus the run status if any is not."""
     missing = missing_outputs({name: expected_outputs(name) for name in EXPERIMENTS})
     incomplete = sorted({row["experiment"] for row in missing})
-    if EXPERIMENTS and len(incomplete) == len(EXPERIMENTS):
-        # Nothing finished at this scale: usually a --config other than the run's. Say so and
-        # fail, rather than render an empty report (and docutils errors about its sections).
+    if EXPERIMENTS and experiments_not_run(missing) == set(EXPERIMENTS):
+        # No job of any of them finished at this scale: a --config other than the run's. Say so
+        # and fail, rather than render an empty report (and docutils errors about its sections).
         elsewhere = finished_elsewhere(config["results_dir"], EXPERIMENTS, config["scale"])
         raise WorkflowError(nothing_to_report(EXPERIMENTS, RESULTS, config["scale"], elsewhere))
     config["incomplete_experiments"] = incomplete  # shown by workflow/report/workflow.rst

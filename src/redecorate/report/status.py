@@ -19,6 +19,7 @@ import pandas as pd
 from redecorate.util import write_csv_atomic
 
 STATUS_COLUMNS = ("experiment", "job", "missing_output", "log", "last_error")
+NOT_RUN = "not run: no job of this experiment has finished"
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def missing_outputs(expected: Mapping[str, Iterable[ExpectedOutput]]) -> list[di
                     "job": f"all {len(own)} jobs",
                     "missing_output": str(Path(own[-1].output).parent),
                     "log": "",
-                    "last_error": "not run: no job of this experiment has finished",
+                    "last_error": NOT_RUN,
                 }
             )
             continue
@@ -90,16 +91,22 @@ def write_run_status(path: str | os.PathLike[str], rows: list[dict[str, str]]) -
     return path
 
 
+def experiments_not_run(rows: Iterable[Mapping[str, str]]) -> set[str]:
+    """The experiments of :func:`missing_outputs` rows none of whose own jobs has finished."""
+    return {row["experiment"] for row in rows if row["last_error"] == NOT_RUN}
+
+
 def nothing_to_report(experiments: Iterable[str], results: str, scale: str,
                       elsewhere: Mapping[str, list[str]]) -> str:
-    """Why ``--report`` stops when no selected experiment has finished at this scale.
+    """Why ``--report`` stops when no job of any selected experiment has finished at this
+    scale (a run that failed part-way is reported instead, with its missing outputs).
 
     A report of nothing (usually a ``--config`` other than the run's) used to print docutils
     errors about missing sections and exit 0 listing every output as missing; this says what
     was looked for, where, and which scale does have results.
     """
     names = sorted(experiments)
-    lines = [f"Nothing to report: none of the selected experiments ({', '.join(names)}) has "
+    lines = [f"Nothing to report: no job of the selected experiments ({', '.join(names)}) has "
              f"finished at scale {scale!r} (looked in {results}/<experiment>/).",
              "Give --report the same --config as the run it reports on."]
     for other, done in sorted(elsewhere.items()):
