@@ -19,12 +19,22 @@ accuracy %), for every dataset and system:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from redecorate.report.agreement import (
+    REPRODUCED,
+    agreement_lines,
+    bootstrap_interval,
+    cell_status,
+    cells_lines,
+    known_disagreements_for,
+    with_known_disagreements,
+)
 from redecorate.report.conclusions import (
     comparability,
     comparability_lines,
@@ -36,6 +46,7 @@ from redecorate.report.figures import learning_curves
 from redecorate.report.published import read_published
 from redecorate.report.tables import display_name, markdown_table
 from redecorate.stats.learning_curves import (
+    data_utilization,
     error_reduction_test,
     fold_data_utilization,
     mean_error_reduction,
@@ -49,12 +60,33 @@ __all__ = ["active_conclusions", "active_summary", "fold_errors", "significant_r
 
 ALPHA = 0.05
 THESIS_RUNS, THESIS_FOLDS = 2, 10
+PRINTED_ROUNDING = 0.005
+"""Half the last printed digit of the tables' two-decimal values: a published value this
+close to the reproduced interval is inside it."""
 
 
-def fold_values(records: pd.DataFrame, dataset: str, system: str, metric: str) -> pd.DataFrame:
-    """One metric per (run, fold) × labeled-set size of one system on one dataset."""
+ALIGNMENTS: tuple[str, ...] = ("size", "batch")
+"""How the folds' curves are lined up before averaging: by labeled-set size (chapter 6's
+batches of m: every fold passes through the same sizes until its own pool ends) or by batch
+number (chapter 7's schedule: batch i of a fold with a pool one example larger ends one
+example later, and is still the thesis's i-th point)."""
+
+
+def fold_values(records: pd.DataFrame, dataset: str, system: str, metric: str,
+                align: str = "size") -> pd.DataFrame:
+    """One metric per (run, fold) × curve point of one system on one dataset.
+
+    ``align="size"``: columns are labeled-set sizes. ``align="batch"``: columns are the
+    point's position in its fold's curve (0 = the initial set), so folds whose pools differ
+    by an example still average their i-th batches together instead of dropping every point
+    whose size not all folds share.
+    """
+    if align not in ALIGNMENTS:
+        raise ValueError(f"align must be one of {ALIGNMENTS}, got {align!r}")
     rows = records[(records["dataset"] == dataset) & (records["algorithm"] == system)
                    & (records["metric"] == metric)]  # fmt: skip
+    if align == "batch":
+        rows = rows.assign(point=rows.groupby(["run", "fold"])["point"].rank(method="first").astype(np.int64) - 1)
     return rows.pivot_table(index=["run", "fold"], columns="point", values="value")
 
 
@@ -65,6 +97,7 @@ def fold_errors(records: pd.DataFrame, dataset: str, system: str) -> pd.DataFram
 
 #: chapter 7's measures: metric -> (name, True when lower is better)
 PROBABILITY_MEASURES = {"mse": ("mse_reduction", True), "aulc": ("aulc_increase", False)}
+PROBABILITY_STATISTICS = tuple(name for name, _ in PROBABILITY_MEASURES.values())
 
 
 def probability_comparisons(
@@ -72,11 +105,12 @@ def probability_comparisons(
 ) -> pd.DataFrame:
     """Chapter 7's cells: % MSE reduction and % AULC increase of A over B (spec M10).
 
-    Per dataset and comparison ``{a, b, table}``: the mean over the shared curve points of
-    100·(B − A)/B for MSE and 100·(A − B)/B for AULC (mean curves over runs × folds), and the
-    significance outcome: +1 when A is significantly better (paired t-test over runs × folds
-    of each system's values averaged over the points, p < 0.05), −1 when significantly worse,
-    0 otherwise (the w/d/l of Tables 7.1–7.4).
+    Per dataset and comparison ``{a, b, table}``: :func:`curve_change` of the two systems'
+    curves lined up by batch number (every fold makes the same 33 batches, whatever its pool
+    size); its 95 % interval from a paired bootstrap over runs × folds (``*_low``,
+    ``*_high``); and the significance outcome: +1 when A is significantly better (paired
+    t-test over runs × folds of each system's values averaged over the points, p < 0.05), −1
+    when significantly worse, 0 otherwise (the w/d/l of Tables 7.1–7.4).
     """
     rows = []
     for entry in comparisons:
@@ -85,21 +119,37 @@ def probability_comparisons(
             row: dict[str, Any] = {"table": str(entry.get("table", "")),
                                    "comparison": f"{a}_vs_{b}", "dataset": dataset}  # fmt: skip
             for metric, (name, lower_better) in PROBABILITY_MEASURES.items():
-                va, vb = fold_values(records, dataset, a, metric), fold_values(records, dataset, b, metric)
+                va = fold_values(records, dataset, a, metric, align="batch")
+                vb = fold_values(records, dataset, b, metric, align="batch")
                 if va.empty or vb.empty:
-                    row.update({name: np.nan, f"{name}_p": np.nan, f"{name}_outcome": np.nan})
+                    row.update({name: np.nan, f"{name}_p": np.nan, f"{name}_outcome": np.nan,
+                                f"{name}_low": np.nan, f"{name}_high": np.nan})
                     continue
                 _, ma, mb = _common(va, vb)
-                curve_a, curve_b = ma.mean(axis=0), mb.mean(axis=0)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    change = (curve_b - curve_a) / curve_b if lower_better else (curve_a - curve_b) / curve_b
-                value = 100.0 * float(np.nanmean(np.where(np.isfinite(change), change, np.nan)))
+                change = partial(curve_change, lower_better=lower_better)
+                value = change(ma.mean(axis=0), mb.mean(axis=0))
+                low, high = bootstrap_interval(change, ma, mb)
                 test = paired_t_test(ma.mean(axis=1), mb.mean(axis=1))
                 better = (ma.mean() < mb.mean()) if lower_better else (ma.mean() > mb.mean())
                 outcome = 0 if not test.p < ALPHA else (1 if better else -1)
-                row.update({name: value, f"{name}_p": test.p, f"{name}_outcome": outcome})
+                row.update({name: value, f"{name}_p": test.p, f"{name}_outcome": outcome,
+                            f"{name}_low": low, f"{name}_high": high})
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def curve_change(curve_a: np.ndarray, curve_b: np.ndarray, *, lower_better: bool) -> float:
+    """Chapter 7's "% reduction (increase) averaged along the learning curve" (spec M10).
+
+    ``curve_a`` and ``curve_b`` are the two systems' *mean* curves (over runs × folds, on
+    the same splits): the percentage change of A over B at every point, averaged over the
+    points — the mean of per-point changes of the mean curves, not the change of the means
+    over points, nor a mean of per-fold changes. Points where B's value is 0 are skipped.
+    """
+    curve_a, curve_b = np.asarray(curve_a, dtype=np.float64), np.asarray(curve_b, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        change = (curve_b - curve_a) / curve_b if lower_better else (curve_a - curve_b) / curve_b
+    return 100.0 * float(np.nanmean(np.where(np.isfinite(change), change, np.nan)))
 
 
 def _common(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -178,6 +228,57 @@ def active_summary(
                 )
             out.append(row)
     return pd.DataFrame(out)
+
+
+def _reductions(base: np.ndarray, mine: np.ndarray) -> np.ndarray:
+    return percent_error_reduction(base, mine, undefined="nan")
+
+
+def _top20(base: np.ndarray, mine: np.ndarray) -> float:
+    r = _reductions(base, mine)
+    return float(r[top_fraction_points(r)].mean()) if np.isfinite(r).any() else float("nan")
+
+
+def _all_points(base: np.ndarray, mine: np.ndarray) -> float:
+    return mean_error_reduction(base, mine, undefined="nan")
+
+
+def active_intervals(records: pd.DataFrame, baseline: str, others: Sequence[str],
+                     datasets: Sequence[str]) -> pd.DataFrame:
+    """95 % intervals of :func:`active_summary`'s cells from the fold-level spread.
+
+    One row per (dataset, system, statistic) with ``low`` and ``high``: the percentile
+    interval of the cell under a paired bootstrap over runs × folds
+    (:func:`redecorate.report.agreement.bootstrap_interval`), each replicate recomputing the
+    cell from the replicate's mean curves exactly as the summary does (examples to the
+    target with the replicate's own target; NaN bounds when most replicates never reach it).
+    """
+    rows = []
+    for dataset in datasets:
+        base = fold_errors(records, dataset, baseline)
+        if base.empty:
+            continue
+        for system in [baseline, *others]:
+            mine = fold_errors(records, dataset, system)
+            if mine.empty:
+                continue
+            n, e_mine, e_base = _common(mine, base)
+            pool = int(n[-1])
+
+            def utilization(b: np.ndarray, m: np.ndarray, what: str, n: np.ndarray = n,
+                            pool: int = pool) -> float:
+                u = data_utilization(n, m, n, b, pool_size=pool)
+                value = getattr(u, what)
+                return float("nan") if value is None else float(value)
+
+            statistics: dict[str, Any] = {"examples_to_target": partial(utilization, what="examples")}
+            if system != baseline:
+                statistics.update(utilization_ratio=partial(utilization, what="ratio"),
+                                  top20_error_reduction=_top20, error_reduction=_all_points)
+            for name, statistic in statistics.items():
+                low, high = bootstrap_interval(statistic, e_base, e_mine)
+                rows.append({"dataset": dataset, "system": system, "statistic": name, "low": low, "high": high})
+    return pd.DataFrame(rows, columns=["dataset", "system", "statistic", "low", "high"])
 
 
 def _fmt(value: Any, spec: str = ".2f") -> str:
@@ -262,8 +363,16 @@ def _tables_of(published: pd.DataFrame, systems: set[str]) -> list[str]:
 
 
 def replication_cells(summary: pd.DataFrame, published: pd.DataFrame, tables: Sequence[str],
-                      labels: Mapping[str, str], baseline: str) -> pd.DataFrame:
-    """Reproduced vs published, one row per published per-dataset cell of ``tables``."""
+                      labels: Mapping[str, str], baseline: str,
+                      intervals: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Reproduced vs published, one row per published per-dataset cell of ``tables``.
+
+    With ``intervals`` (:func:`active_intervals`) every cell gets its 95 % interval
+    (``low``, ``high``) and a status of :data:`redecorate.report.agreement.CELL_STATUSES`:
+    ``not run``, ``never reached the target`` (a count or ratio of a system that ran but whose
+    curve never came down to the target error), ``agrees`` (published inside the interval)
+    or ``disagrees``.
+    """
     pub = published[published["table"].isin(tables) & published["dataset"].notna()
                      & published["statistic"].isin(list(_STATISTICS.values()))].copy()  # fmt: skip
     pub["system"] = _published_system(pub, labels)
@@ -285,14 +394,26 @@ def replication_cells(summary: pd.DataFrame, published: pd.DataFrame, tables: Se
     frame = pd.DataFrame(rows, columns=["table", "dataset", "system", "statistic", "published",
                                         "reproduced"])  # fmt: skip
     frame["difference"] = frame["reproduced"] - frame["published"]
-    frame["status"] = np.where(frame["reproduced"].isna(), "not run", "ok")
+    bounds = (intervals.set_index(["dataset", "system", "statistic"])
+              if intervals is not None and len(intervals) else None)  # fmt: skip
+    ran = set(zip(summary["dataset"], summary["system"], strict=True)) if len(summary) else set()
+    lows, highs, statuses = [], [], []
+    for _, cell in frame.iterrows():
+        key = (cell["dataset"], cell["system"], cell["statistic"])
+        low, high = (bounds.loc[key, ["low", "high"]] if bounds is not None and key in bounds.index
+                     else (np.nan, np.nan))  # fmt: skip
+        lows.append(float(low))
+        highs.append(float(high))
+        statuses.append(cell_status(cell["published"], cell["reproduced"], float(low), float(high),
+                                    ran=(cell["dataset"], cell["system"]) in ran, tolerance=PRINTED_ROUNDING))
+    frame["low"], frame["high"], frame["status"] = lows, highs, statuses
     return frame
 
 
 def _comparable(settings: Mapping[str, Any], cells: pd.DataFrame) -> tuple[bool, str]:
     """Whether counting conclusions against the dissertation's is meaningful, and why not."""
     return comparability(settings.get("scale"), cells["dataset"],
-                         cells.loc[cells["status"] == "ok", "dataset"])  # fmt: skip
+                         cells.loc[cells["status"].isin(REPRODUCED), "dataset"])  # fmt: skip
 
 
 def wdl_comparability(scale: str | None, wdl: pd.DataFrame, datasets: Sequence[str]) -> tuple[bool, str]:
@@ -421,7 +542,9 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     published = _published(settings.get("published", []))
     labels = {s: s for s in [baseline, *others]}
     tables = _tables_of(published, {baseline, *others})
-    cells = replication_cells(summary, published, tables, labels, baseline)
+    intervals = active_intervals(records, baseline, others, datasets) if tables else None
+    cells = replication_cells(summary, published, tables, labels, baseline, intervals)
+    cells = with_known_disagreements(cells, known_disagreements_for(settings.get("published", [])))
     conclusions = active_conclusions(summary, published, baseline, others, labels, tables)
     comparable, why = _comparable(settings, cells) if len(cells) else (False, "no published values")
     cells.to_csv(out.replication_csv, index=False, lineterminator="\n")
@@ -457,14 +580,11 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
                                    "" if r["trivial_holds"] is pd.NA else str(r["trivial_holds"])]
                                   for _, r in shown.iterrows()]), ""]  # fmt: skip
     if len(cells):
-        done = cells[cells["status"] == "ok"]
+        done = cells[cells["status"].isin(REPRODUCED)]
+        lines += agreement_lines(cells, signed=("top20_error_reduction", "error_reduction"))
         lines += ["## Cells", "", f"{len(done)} of {len(cells)} published cells reproduced; median "
                   f"|difference| {_fmt(done['difference'].abs().median())}.", "",
-                  markdown_table(["Table", "Dataset", "System", "Statistic", "Published",
-                                  "Reproduced", "Difference"],
-                                 [[r["table"], r["dataset"], display_name(r["system"]), r["statistic"],
-                                   _fmt(r["published"]), _fmt(r["reproduced"]), _fmt(r["difference"])]
-                                  for _, r in done.iterrows()]), ""]  # fmt: skip
+                  *cells_lines(cells, ["table", "dataset", "system", "statistic"])]  # fmt: skip
     else:
         lines += ["No published values for this experiment's tables.", ""]
     Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")
@@ -514,13 +634,18 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
     for _, p in pub[pub["dataset"].notna()].iterrows():
         mine = cells[(cells["table"] == p["table"]) & (cells["comparison"] == p["comparison"])
                      & (cells["dataset"] == p["dataset"])]  # fmt: skip
-        value = float(mine.iloc[0][p["statistic"]]) if len(mine) else np.nan
+        name = p["statistic"]
+        value, low, high = ((float(mine.iloc[0][name]), float(mine.iloc[0][f"{name}_low"]),
+                             float(mine.iloc[0][f"{name}_high"])) if len(mine) else (np.nan,) * 3)  # fmt: skip
         rows.append({"table": p["table"], "comparison": p["comparison"], "dataset": p["dataset"],
-                     "statistic": p["statistic"], "published": float(p["value"]), "reproduced": value})
+                     "statistic": name, "published": float(p["value"]), "reproduced": value,
+                     "low": low, "high": high,
+                     "status": cell_status(float(p["value"]), value, low, high, ran=bool(np.isfinite(value)),
+                                           tolerance=PRINTED_ROUNDING)})  # fmt: skip
     replication = pd.DataFrame(rows, columns=["table", "comparison", "dataset", "statistic",
-                                              "published", "reproduced"])  # fmt: skip
-    replication["difference"] = replication["reproduced"] - replication["published"]
-    replication["status"] = np.where(replication["reproduced"].isna(), "not run", "ok")
+                                              "published", "reproduced", "low", "high", "status"])  # fmt: skip
+    replication.insert(6, "difference", replication["reproduced"] - replication["published"])
+    replication = with_known_disagreements(replication, known_disagreements_for(settings.get("published", [])))
     conclusions = []
     for (table, comparison, metric), w in pub[pub["dataset"].isna()].groupby(
             ["table", "comparison", "metric"], sort=False):
@@ -529,7 +654,7 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
         mine = cells[(cells["table"] == table) & (cells["comparison"] == comparison)]
         ours = mine[f"{name}_outcome"].dropna()
         shared = replication[(replication["table"] == table) & (replication["comparison"] == comparison)
-                             & (replication["statistic"] == name) & (replication["status"] == "ok")]  # fmt: skip
+                             & (replication["statistic"] == name) & replication["status"].isin(REPRODUCED)]  # fmt: skip
         agree, trivial, _ = sign_agreement(shared["reproduced"], shared["published"])
         pub_side = int(np.sign(wdl.get("sig_w", 0) - wdl.get("sig_l", 0)))
         our_side = int(np.sign((ours > 0).sum() - (ours < 0).sum())) if len(ours) else None
@@ -575,15 +700,13 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
                                    "not comparable" if not comparable else
                                    ("" if r["holds"] is pd.NA else str(r["holds"]))]
                                   for _, r in conclusions.iterrows()]), ""]  # fmt: skip
-    done = replication[replication["status"] == "ok"]
+    done = replication[replication["status"].isin(REPRODUCED)]
+    lines += agreement_lines(replication, by=("table", "comparison", "statistic"),
+                             signed=PROBABILITY_STATISTICS)
     lines += ["## Cells", "", f"{len(done)} of {len(replication)} published cells reproduced; median "
               f"|difference| {_fmt(done['difference'].abs().median()) if len(done) else '–'}.", ""]
-    if len(done):
-        lines += [markdown_table(["Table", "A vs B", "Dataset", "Statistic", "Published", "Reproduced",
-                                  "Difference"],
-                                 [[r["table"], r["comparison"], r["dataset"], r["statistic"],
-                                   _fmt(r["published"]), _fmt(r["reproduced"]), _fmt(r["difference"])]
-                                  for _, r in done.iterrows()]), ""]  # fmt: skip
+    if len(replication):
+        lines += cells_lines(replication, ["table", "comparison", "dataset", "statistic"])
     Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")
 
 
@@ -603,6 +726,10 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
         a, b, table = str(entry["a"]), str(entry["b"]), str(entry.get("table", ""))
         summary = active_summary(records, b, [a], datasets)
         mine = summary[summary["system"] == a].assign(table=table, comparison=f"{a}_vs_{b}")
+        bounds = active_intervals(records, b, [a], datasets)
+        for statistic in ("error_reduction", "top20_error_reduction"):
+            rows = bounds[(bounds["system"] == a) & (bounds["statistic"] == statistic)].set_index("dataset")
+            mine = mine.assign(**{f"{statistic}_{end}": mine["dataset"].map(rows[end]) for end in ("low", "high")})
         frames.append(mine)
         body = [[str(r["dataset"]),
                  (f"**{r['error_reduction']:.2f}**" if r["error_reduction_significant"] else _fmt(r["error_reduction"])),
@@ -631,15 +758,21 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
         match = cells[(cells["table"] == p["table"]) & (cells["dataset"] == p["dataset"])] if len(cells) else cells
         column = {"significant": "error_reduction_significant"}.get(p["statistic"], p["statistic"])
         value = float(match.iloc[0][column]) if len(match) and column in match.columns else np.nan
+        low, high = ((float(match.iloc[0][f"{column}_low"]), float(match.iloc[0][f"{column}_high"]))
+                     if len(match) and f"{column}_low" in match.columns else (np.nan, np.nan))  # fmt: skip
+        # a significance flag agrees only when equal; a reduction when inside its interval
         rows.append({"table": p["table"], "dataset": p["dataset"], "statistic": p["statistic"],
-                     "published": float(p["value"]), "reproduced": value})
-    replication = pd.DataFrame(rows, columns=["table", "dataset", "statistic", "published", "reproduced"])
-    replication["difference"] = replication["reproduced"] - replication["published"]
-    replication["status"] = np.where(replication["reproduced"].isna(), "not run", "ok")
+                     "published": float(p["value"]), "reproduced": value, "low": low, "high": high,
+                     "status": cell_status(float(p["value"]), value, low, high, ran=bool(len(match)),
+                                           tolerance=PRINTED_ROUNDING if np.isfinite(low) else 0.0)})  # fmt: skip
+    replication = pd.DataFrame(rows, columns=["table", "dataset", "statistic", "published", "reproduced",
+                                              "low", "high", "status"])  # fmt: skip
+    replication.insert(5, "difference", replication["reproduced"] - replication["published"])
+    replication = with_known_disagreements(replication, known_disagreements_for(settings.get("published", [])))
     comparable, why = _comparable(settings, replication) if len(replication) else (False, "no published values")
     conclusions = []
     for table in sorted(tables):
-        shared = replication[(replication["table"] == table) & (replication["status"] == "ok")]
+        shared = replication[(replication["table"] == table) & replication["status"].isin(REPRODUCED)]
         red = shared[shared["statistic"] == "error_reduction"]
         sig = shared[shared["statistic"] == "significant"]
         if len(red):
@@ -676,11 +809,9 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
               _fmt(r["trivial_agreement"]),
               "not comparable" if not comparable else ("" if r["holds"] is pd.NA else str(r["holds"]))]
              for _, r in conclusions.iterrows()]), ""]  # fmt: skip
-    done = replication[replication["status"] == "ok"]
+    done = replication[replication["status"].isin(REPRODUCED)]
+    lines += agreement_lines(replication, signed=("error_reduction", "top20_error_reduction"))
     lines += ["## Cells", "", f"{len(done)} of {len(replication)} published UCI cells reproduced.", ""]
-    if len(done):
-        lines += [markdown_table(["Table", "Dataset", "Statistic", "Published", "Reproduced", "Difference"],
-                                 [[r["table"], r["dataset"], r["statistic"], _fmt(r["published"]),
-                                   _fmt(r["reproduced"]), _fmt(r["difference"])]
-                                  for _, r in done.iterrows()]), ""]  # fmt: skip
+    if len(replication):
+        lines += cells_lines(replication, ["table", "dataset", "statistic"])
     Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")

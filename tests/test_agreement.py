@@ -1,0 +1,163 @@
+"""Cell agreement (intervals, statuses, known disagreements) and the axes of the curve summaries.
+
+Every summary of chapters 6–8 averages a (runs × folds, points) matrix twice, once over each
+axis, and the order matters for a ratio. These tests use synthetic curves that differ along
+the folds and along the points, so averaging over the wrong axis, or taking the change of the
+means instead of the mean of the changes, gives a different number and fails.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from redecorate.report.agreement import (
+    AGREES,
+    DISAGREES,
+    NEVER_REACHED,
+    NOT_RUN,
+    bootstrap_interval,
+    cell_status,
+    known_disagreements,
+    table_agreement,
+    with_known_disagreements,
+)
+from redecorate.stats.summary import RECORD_COLUMNS, summarise
+
+
+def _records(curves: dict[str, list[list[float]]], metric: str, sizes: list[list[int]] | None = None) -> pd.DataFrame:
+    """Records of one dataset: ``curves[system][fold]`` is that fold's curve; ``sizes[fold]``
+    its labeled-set sizes (default 10, 20, ...)."""
+    rows = []
+    for system, folds in curves.items():
+        for fold, curve in enumerate(folds):
+            points = sizes[fold] if sizes else [10 * (i + 1) for i in range(len(curve))]
+            rows += [("x", "d", system, 0, fold, n, n, metric, v, 0.0, 15)
+                     for n, v in zip(points, curve, strict=True)]  # fmt: skip
+    return pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
+
+
+def _mse_reduction(records: pd.DataFrame) -> float:
+    from redecorate.report.active import probability_comparisons
+
+    both = pd.concat([records, records.assign(metric="aulc")], ignore_index=True)
+    return float(probability_comparisons(both, [{"a": "a", "b": "b"}], ["d"]).iloc[0]["mse_reduction"])
+
+
+def test_chapter_7_averages_over_folds_first_then_the_changes_over_points() -> None:
+    # B differs between the folds (2 and 4): the mean curve is 3, so the change is 2/3 at
+    # every point = 66.67 %. Averaging over the points first (per-fold changes 50 % and 75 %)
+    # would give 62.5 %.
+    folds = _records({"a": [[1, 1], [1, 1]], "b": [[2, 2], [4, 4]]}, "mse")
+    assert _mse_reduction(folds) == pytest.approx(200 / 3)
+    # B differs along the points (2 then 4): per-point changes 50 % and 75 % average to
+    # 62.5 %; the change of the means over points, (3 − 1)/3, would be 66.67 %.
+    points = _records({"a": [[1, 1], [1, 1]], "b": [[2, 4], [2, 4]]}, "mse")
+    assert _mse_reduction(points) == pytest.approx(62.5)
+
+
+def test_chapter_7_lines_up_folds_by_batch_when_their_pools_differ() -> None:
+    # Two folds whose pools differ by one example: their batches end at different sizes
+    # (10, 20, 30 and 10, 21, 31). By batch, both folds' three points count; by size only
+    # the shared size 10 would, and the reduction would be that of the first point alone.
+    records = _records({"a": [[1, 1, 1], [1, 1, 1]], "b": [[2, 4, 4], [2, 4, 4]]}, "mse",
+                       sizes=[[10, 20, 30], [10, 21, 31]])
+    assert _mse_reduction(records) == pytest.approx(100 * (0.5 + 0.75 + 0.75) / 3)
+
+
+def test_summarise_takes_the_mean_not_the_median() -> None:
+    # Three folds at one point: 0, 0, 90. The median is 0, the mean 30.
+    records = _records({"a": [[0.0], [0.0], [90.0]]}, "accuracy")
+    summary = summarise(records)
+    assert summary["mean"].tolist() == [30.0]
+    assert summary["count"].tolist() == [3]
+
+
+def test_the_bootstrap_interval_covers_the_statistic_and_narrows_with_more_folds() -> None:
+    rng = np.random.default_rng(0)
+
+    def mean(curve: np.ndarray) -> float:
+        return float(curve.mean())
+
+    few = rng.normal(10.0, 2.0, size=(10, 5))
+    many = rng.normal(10.0, 2.0, size=(200, 5))
+    low, high = bootstrap_interval(mean, few)
+    assert low < few.mean() < high
+    low_many, high_many = bootstrap_interval(mean, many)
+    assert high_many - low_many < (high - low) / 2
+    # deterministic, and undefined with one fold
+    assert bootstrap_interval(mean, few) == (low, high)
+    assert all(np.isnan(bootstrap_interval(mean, few[:1])))
+
+
+def test_the_bootstrap_pairs_the_rows_of_both_systems() -> None:
+    # A = B + 1 on every fold, whatever B is: paired resampling keeps the difference at
+    # exactly 1; resampling the two systems independently would not.
+    b = np.random.default_rng(1).normal(0.0, 5.0, size=(20, 3))
+    low, high = bootstrap_interval(lambda a, b: float((a - b).mean()), b + 1.0, b)
+    assert low == pytest.approx(1.0) and high == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("published", "reproduced", "low", "high", "ran", "expected"),
+    [
+        (5.0, np.nan, np.nan, np.nan, False, NOT_RUN),
+        (5.0, np.nan, np.nan, np.nan, True, NEVER_REACHED),
+        (5.0, 4.0, 3.0, 6.0, True, AGREES),
+        (5.0, 4.0, 3.0, 4.5, True, DISAGREES),
+        (np.nan, 4.0, 3.0, 6.0, True, DISAGREES),  # the source's "-" against a reached target
+        (1.0, 1.0, np.nan, np.nan, True, AGREES),  # no interval: equal values agree
+        (1.0, 0.0, np.nan, np.nan, True, DISAGREES),
+    ],
+)
+def test_cell_status(published: float, reproduced: float, low: float, high: float, ran: bool,
+                     expected: str) -> None:
+    assert cell_status(published, reproduced, low, high, ran=ran) == expected
+
+
+def test_the_printed_rounding_is_inside() -> None:
+    assert cell_status(4.504, 4.0, 3.0, 4.5, ran=True, tolerance=0.005) == AGREES
+    assert cell_status(4.51, 4.0, 3.0, 4.5, ran=True, tolerance=0.005) == DISAGREES
+
+
+def test_table_agreement_sets_each_measure_beside_the_trivial_one() -> None:
+    cells = pd.DataFrame({
+        "table": ["t"] * 4, "statistic": ["r"] * 4,
+        "published": [10.0, 5.0, -2.0, 3.0], "reproduced": [8.0, -1.0, -3.0, np.nan],
+        "status": [AGREES, DISAGREES, AGREES, NOT_RUN],
+    })  # fmt: skip
+    row = table_agreement(cells, signed=["r"]).iloc[0]
+    assert row["cells"] == 4 and row["reproduced"] == 3
+    assert row["inside_interval"] == pytest.approx(2 / 3)
+    assert row["sign_agreement"] == pytest.approx(2 / 3)  # 10/8 and -2/-3 agree, 5/-1 does not
+    assert row["trivial"] == pytest.approx(2 / 3)  # "always positive": 10 and 5 of 10, 5, -2
+    assert row[NOT_RUN] == 1 and row[AGREES] == 2 and row[DISAGREES] == 1
+
+
+def test_known_disagreements_explain_only_what_disagrees(tmp_path: Path) -> None:
+    tsv = tmp_path / "known_disagreements.tsv"
+    tsv.write_text("table\tdataset\tpoint\tsystem\texplanation\n"
+                   "7.1\t\t\tactive_decorate_vs_decorate\tthe baseline\n"
+                   "8.2\tkr-vs-kp\t\t\tbiased sample\n", encoding="utf-8")  # fmt: skip
+    cells = pd.DataFrame({
+        "table": ["7.1", "7.1", "8.2", "8.2"], "dataset": ["anneal", "iris", "kr-vs-kp", "anneal"],
+        "comparison": ["active_decorate_vs_decorate", "active_decorate_js_vs_decorate", "", ""],
+        "status": [DISAGREES, DISAGREES, DISAGREES, AGREES],
+    })  # fmt: skip
+    notes = with_known_disagreements(cells, known_disagreements(tsv))["known_disagreement"].tolist()
+    assert notes == ["the baseline", "", "biased sample", ""]
+
+
+def test_a_known_disagreements_file_without_its_columns_is_refused(tmp_path: Path) -> None:
+    tsv = tmp_path / "known_disagreements.tsv"
+    tsv.write_text("table\tdataset\n7.1\tanneal\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="explanation"):
+        known_disagreements(tsv)
+
+
+def test_the_committed_known_disagreements_parse() -> None:
+    rows = known_disagreements(Path(__file__).resolve().parents[1] / "config/published/known_disagreements.tsv")
+    assert len(rows) >= 2 and (rows["explanation"].str.len() > 20).all()
