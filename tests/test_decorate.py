@@ -536,3 +536,59 @@ def test_the_real_data_property_test_sees_rejections():
         decisions = _check_candidates(dataset, point)
         rejected += decisions.count(False)
     assert rejected > 0
+
+
+def _masked_pool(seed: int = 0):
+    """A training set with many identical rows, as chapter 8's masked pools have: nominal and
+    numeric attributes, most rows showing only two of their five values."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    X = np.column_stack([rng.integers(0, 3, n), rng.integers(0, 2, n), rng.normal(size=n).round(1),
+                         rng.integers(0, 4, n), rng.normal(size=n).round(1)]).astype(float)
+    y = ((X[:, 0] + X[:, 3] + (X[:, 2] > 0)) % 3).astype(np.int64)
+    masked = rng.random(n) < 0.8
+    X[np.ix_(masked, [1, 2, 4])] = np.nan
+    schema = FeatureSchema(tuple(f"a{j}" for j in range(5)),
+                           (("a", "b", "c"), ("x", "y"), None, ("p", "q", "r", "s"), None))
+    return X, y, schema
+
+
+@pytest.mark.parametrize("loss", ["error", "mse"])
+def test_merged_identical_rows_give_the_committee_of_the_copies(loss):
+    """Fitting each distinct row once with its count (fit_prepared(merge_identical=True)) is
+    DECORATE on the copies: the same |R|, artificial data, accepted members, trees and
+    probabilities (to rounding of the sums)."""
+    from redecorate.learners.base import merge_identical_rows
+
+    X, y, schema = _masked_pool()
+    rows, counts, inverse = merge_identical_rows(X, y)
+    assert len(rows) < len(y) / 2 and counts.sum() == len(y)
+    np.testing.assert_array_equal(X[rows][inverse], X)
+    columns = pd.DataFrame({name: [] for name in schema.names})
+    fits = [Decorate(ensemble_size=8, max_iterations=20, rejection_loss=loss, random_state=7).fit_prepared(
+        X, y, classes=np.arange(3), schema=schema, columns=columns, merge_identical=merge)
+        for merge in (False, True)]
+    copies, merged = fits
+    assert merged.n_artificial_ == copies.n_artificial_ == len(y)
+    np.testing.assert_array_equal(merged.trial_accepted_, copies.trial_accepted_)
+    np.testing.assert_allclose(merged.trial_errors_, copies.trial_errors_, rtol=0, atol=1e-12)
+    for a, b in zip(copies.estimators_, merged.estimators_, strict=True):
+        for field_a, field_b in zip(a.tree_, b.tree_, strict=True):
+            np.testing.assert_allclose(field_a, field_b, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(merged.predict_proba_prepared(X), copies.predict_proba_prepared(X),
+                               rtol=0, atol=1e-9)
+
+
+def test_merged_rows_reach_a_base_learner_without_multiplicities_as_copies():
+    """A base learner that cannot take multiplicities is given the copies again."""
+    from redecorate.learners.base import merge_identical_rows
+
+    X, y, schema = _masked_pool(1)
+    X = np.nan_to_num(X)
+    rows, counts, _ = merge_identical_rows(X, y)
+    plain = Decorate(CodesTree(max_depth=3), ensemble_size=4, max_iterations=8, random_state=2)
+    merged = Decorate(CodesTree(max_depth=3), ensemble_size=4, max_iterations=8, random_state=2)
+    plain._fit_encoded(np.repeat(X[rows], counts, axis=0), np.repeat(y[rows], counts), np.ones(len(y)), schema, 3)
+    merged._fit_encoded(X[rows], y[rows], counts.astype(float), schema, 3, multiplicity=counts)
+    np.testing.assert_array_equal(plain.trial_accepted_, merged.trial_accepted_)
+    np.testing.assert_array_equal(plain._proba_encoded(X), merged._proba_encoded(X))

@@ -270,3 +270,29 @@ def test_reading_keys_are_checked(tmp_path: Path) -> None:
 
         with pytest.raises(ExperimentConfigError, match=rf"algorithms.j48_random.*{key}"):
             load_experiment(_ch8_smoke(tmp_path, bad), schema=SCHEMA, scale="smoke")
+
+
+def _no_merging(X, y=None):
+    """:func:`merge_identical_rows` that merges nothing: every row its own representative."""
+    n = np.asarray(X).shape[0]
+    return np.arange(n), np.ones(n, dtype=np.int64), np.arange(n)
+
+
+@pytest.mark.parametrize("learner, batch", [("j48", 10), ("decorate", 20)])
+def test_merging_identical_masked_rows_changes_no_curve(autos, monkeypatch, learner, batch) -> None:
+    """The loop fits on its masked pool with identical rows merged (each once, with its count)
+    and scores each distinct masked row once: the accuracies are those of the copies."""
+    import redecorate.learners.base as base
+
+    n = len(autos.y)
+    train, test = np.arange(0, n, 2), np.arange(1, n, 2)
+    params = {"ensemble_size": 5, "max_iterations": 10} if learner == "decorate" else {}
+
+    def curve() -> list[tuple[int, float, int]]:
+        return [(r["n_complete"], r["accuracy"], r["ensemble_size"]) for r in acquisition_curve(
+            autos.X.iloc[train], autos.y.iloc[train], autos.X.iloc[test], autos.y.iloc[test],
+            learner=learner, params=params, batch_size=batch, seed=np.random.SeedSequence(5))]
+
+    merged = curve()
+    monkeypatch.setattr(base, "merge_identical_rows", _no_merging)
+    assert curve() == merged

@@ -171,7 +171,7 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
 
     def fit_prepared(
         self, X_encoded: np.ndarray, y_codes: np.ndarray, *, classes: np.ndarray,
-        schema: FeatureSchema, columns: pd.DataFrame,
+        schema: FeatureSchema, columns: pd.DataFrame, merge_identical: bool = False,
     ) -> EncodedClassifier:
         """:meth:`fit` on rows of a frame that was encoded once with ``schema``.
 
@@ -182,6 +182,11 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
         ``X.iloc[rows]``: the same fitted model, and the public methods work as after
         :meth:`fit`. ``columns`` is any frame with the dataset's columns (zero rows will do),
         for scikit-learn's feature-name bookkeeping.
+
+        ``merge_identical``: a learner with ``fits_multiplicities`` is given each distinct
+        (row, class) once with its count, the same model as on the copies (see
+        :func:`merge_identical_rows`); chapter 8's masked pools are mostly copies of a few
+        rows. Other learners ignore it.
         """
         _check_frame_columns(self, columns, reset=True)
         if X_encoded.shape[0] == 0:
@@ -189,8 +194,14 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
                              "minimum of 1 is required.")
         self.feature_schema_ = schema
         self.classes_ = np.asarray(classes)
-        self._fit_encoded(np.asarray(X_encoded, dtype=np.float64), np.asarray(y_codes, dtype=np.int64),
-                          np.ones(X_encoded.shape[0], dtype=np.float64), schema, len(self.classes_))
+        X = np.asarray(X_encoded, dtype=np.float64)
+        y = np.asarray(y_codes, dtype=np.int64)
+        if merge_identical and getattr(self, "fits_multiplicities", False):
+            rows, counts, _ = merge_identical_rows(X, y)
+            self._fit_encoded(X[rows], y[rows], counts.astype(np.float64), schema, len(self.classes_),
+                              multiplicity=counts)
+        else:
+            self._fit_encoded(X, y, np.ones(X.shape[0], dtype=np.float64), schema, len(self.classes_))
         return self
 
     def predict_proba_prepared(self, X_encoded: np.ndarray) -> np.ndarray:
@@ -241,6 +252,34 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
         every member on the whole training set, and J48 gets them from one pass down the tree."""
         p = self._proba_encoded(X)
         return p, np.argmax(p, axis=1)
+
+
+def merge_identical_rows(X: np.ndarray, y: np.ndarray | None = None
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rows, counts, inverse)``: the first occurrence of each distinct row of ``X`` (with its
+    class ``y``, if given), in the original order, how many rows it stands for, and for every
+    row the position of its representative in ``rows``.
+
+    Why: C4.5 sums weights except in two rules that count instances, and
+    :func:`redecorate.learners.c45_engine.build_tree` counts those through a multiplicity, so
+    ``c`` identical instances of weight 1 and one row of weight ``c`` grow the same tree (up to
+    the order of floating-point sums); a prediction depends on the row alone. Missing values
+    (any NaN) compare equal here; ``0.0`` and ``-0.0`` do not (left unmerged, which is safe).
+    """
+    key = np.where(np.isnan(X), np.nan, X)
+    if y is not None:
+        key = np.column_stack([key, np.asarray(y, dtype=np.float64)])
+    key = np.ascontiguousarray(key, dtype=np.float64)
+    if key.shape[0] == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    as_bytes = key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel()
+    _, first, inverse, counts = np.unique(as_bytes, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    order = np.argsort(first, kind="stable")  # first-occurrence order, not byte order
+    position = np.empty_like(order)
+    position[order] = np.arange(order.size)
+    return first[order], counts[order].astype(np.int64), position[inverse.ravel()]
 
 
 def fit_member(estimator, X, y, sample_weight, schema, n_classes, multiplicity=None):

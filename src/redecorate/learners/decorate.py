@@ -370,20 +370,29 @@ def artificial_examples(X: np.ndarray, schema: FeatureSchema, n: int, rng: np.ra
 # =========================================================================================
 # Rejection loss (Algorithm 2 steps 5 and 13; §1.5.5)
 # =========================================================================================
-def ensemble_training_loss(proba_sum: np.ndarray, y: np.ndarray, loss: str = "error") -> float:
+def ensemble_training_loss(proba_sum: np.ndarray, y: np.ndarray, loss: str = "error",
+                           multiplicity: np.ndarray | None = None) -> float:
     """Training loss of a committee from its *summed* member probabilities on ``T``.
 
     ``"error"``: 0/1 error of the arg-max (ties → first class), unweighted as in step 5.
     ``"mse"``: mean over examples of Σ_y (1[y = y_j] − P̂_y(x_j))², with P̂ the row-normalised
     sum (= the mean of member distributions when every member's rows sum to 1).
+    ``multiplicity``: examples each row stands for (merged identical rows count that often);
+    the 0/1 error is then the same number as on the copies (an integer count over |T|).
     """
     if loss == "error":
-        return float(np.mean(np.argmax(proba_sum, axis=1) != y))
+        wrong = np.argmax(proba_sum, axis=1) != y
+        if multiplicity is None:
+            return float(np.mean(wrong))
+        return float(np.dot(multiplicity, wrong)) / float(np.sum(multiplicity))
     if loss == "mse":
         totals = proba_sum.sum(axis=1, keepdims=True)
         P = np.divide(proba_sum, totals, out=np.zeros_like(proba_sum), where=totals > 0)
         P[np.arange(y.size), y] -= 1.0
-        return float(np.mean(np.sum(P * P, axis=1)))
+        per_example = np.sum(P * P, axis=1)
+        if multiplicity is None:
+            return float(np.mean(per_example))
+        return float(np.dot(multiplicity, per_example) / np.sum(multiplicity))
     raise ValueError(f"rejection_loss must be 'error' or 'mse', got {loss!r}")
 
 
@@ -427,7 +436,15 @@ class Decorate(EncodedClassifier):
         when ``rejection`` is on.
     training_error_: final committee's training loss.
     n_artificial_: |R| per trial.
+
+    Identical training rows may come merged (``fits_multiplicities``: row ``i`` stands for
+    ``multiplicity[i]`` examples whose weights sum to ``sample_weight[i]``, as for J48): |T|,
+    the training error and the artificial-data statistics count each example, the members
+    get the multiplicities (or the copies, if the base learner cannot take them), and no
+    random draw is per training row, so the committee is the one fitted on the copies.
     """
+
+    fits_multiplicities = True
 
     def __init__(self, base_estimator=None, ensemble_size: int = 15, max_iterations: int = 50,
                  artificial_size: float = 1.0, artificial="gaussian", rejection: bool = True,
@@ -451,7 +468,8 @@ class Decorate(EncodedClassifier):
             del self._fit_pool
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
-                     schema: FeatureSchema, n_classes: int) -> None:
+                     schema: FeatureSchema, n_classes: int,
+                     multiplicity: np.ndarray | None = None) -> None:
         check_positive_int(self.ensemble_size, "ensemble_size")
         check_positive_int(self.max_iterations, "max_iterations")
         if (not isinstance(self.artificial_size, numbers.Real) or isinstance(self.artificial_size, bool)
@@ -464,22 +482,34 @@ class Decorate(EncodedClassifier):
         strategy = resolve_artificial(self.artificial)
         raw_pool = getattr(self, "_fit_pool", None)
         pool = None if raw_pool is None else schema.encode(raw_pool)
+        # The data model sees every example (nominal counts are per example); a base learner
+        # without multiplicities gets the copies.
+        X_all, w_all = X, sample_weight
+        if multiplicity is not None:
+            multiplicity = np.asarray(multiplicity, dtype=np.int64)
+            X_all = np.repeat(X, multiplicity, axis=0)
+            w_all = np.repeat(sample_weight / multiplicity, multiplicity)
+            if not getattr(base, "fits_multiplicities", False):
+                X, y, sample_weight = X_all, np.repeat(y, multiplicity), w_all
+                multiplicity = None
 
         seed = as_seed_sequence(self.random_state)
-        m = y.size
+        m = X_all.shape[0]
         n_art = max(1, math.floor(self.artificial_size * m))
-        draw_artificial = _start(strategy, X, schema, np.random.default_rng(seed.spawn(1)[0]),
-                                 sample_weight, pool)
+        draw_artificial = _start(strategy, X_all, schema, np.random.default_rng(seed.spawn(1)[0]),
+                                 w_all, pool)
         art_weight = np.ones(n_art)
         w_aug = np.concatenate([sample_weight, art_weight])
+        mult_aug = (None if multiplicity is None
+                    else np.concatenate([multiplicity, np.ones(n_art, dtype=np.int64)]))
 
         # Steps 1-5: C_1 = BaseLearn(T), C* = {C_1}, ε = training error of C*.
         _, learner_seed = seed.spawn(1)[0].spawn(2)
         first = make_member(learner_seed)
-        fit_member(first, X, y, sample_weight, schema, n_classes)
+        fit_member(first, X, y, sample_weight, schema, n_classes, multiplicity=multiplicity)
         members = [first]
         proba_sum = np.array(member_proba(first, X), dtype=np.float64)  # Σ_i P̂_{C_i} on T
-        eps = ensemble_training_loss(proba_sum, y, self.rejection_loss)
+        eps = ensemble_training_loss(proba_sum, y, self.rejection_loss, multiplicity)
         accepted, candidate_eps, history = [True], [eps], [eps]
 
         i, trials = 1, 1
@@ -495,10 +525,10 @@ class Decorate(EncodedClassifier):
             # Steps 9-12: C' = BaseLearn(T ∪ R); R is discarded afterwards.
             candidate = make_member(learner_seed)
             fit_member(candidate, np.vstack([X, R]), np.concatenate([y, labels]), w_aug,
-                       schema, n_classes)
+                       schema, n_classes, multiplicity=mult_aug)
             # Steps 11, 13-18: keep C' iff the committee's training loss does not rise.
             new_sum = proba_sum + member_proba(candidate, X)
-            new_eps = ensemble_training_loss(new_sum, y, self.rejection_loss)
+            new_eps = ensemble_training_loss(new_sum, y, self.rejection_loss, multiplicity)
             keep = (not self.rejection) or new_eps <= eps
             if keep:
                 members.append(candidate)
