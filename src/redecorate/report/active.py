@@ -645,7 +645,8 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
     replication = pd.DataFrame(rows, columns=["table", "comparison", "dataset", "statistic",
                                               "published", "reproduced", "low", "high", "status"])  # fmt: skip
     replication.insert(6, "difference", replication["reproduced"] - replication["published"])
-    replication = with_known_disagreements(replication, known_disagreements_for(settings.get("published", [])))
+    replication = with_known_disagreements(replication, known_disagreements_for(settings.get("published", [])),
+                                          system="comparison")
     conclusions = []
     for (table, comparison, metric), w in pub[pub["dataset"].isna()].groupby(
             ["table", "comparison", "metric"], sort=False):

@@ -36,7 +36,6 @@ __all__ = [
     "cells_lines",
     "agreement_lines",
     "known_disagreements_for",
-    "known_disagreements",
     "table_agreement",
     "with_known_disagreements",
 ]
@@ -50,10 +49,6 @@ CELL_STATUSES: tuple[str, ...] = (NOT_RUN, NEVER_REACHED, AGREES, DISAGREES)
 error (Table 6.1's "-"); the published value is inside the reproduced 95 % interval; it is not."""
 REPRODUCED: tuple[str, ...] = (AGREES, DISAGREES)
 """The statuses of a cell with a reproduced value to set beside the published one."""
-
-KNOWN_DISAGREEMENTS = "known_disagreements.tsv"
-"""The file, beside the transcribed tables, that explains disagreements with evidence."""
-
 
 BOOTSTRAP_REPLICATES = 1000
 """Enough for the 2.5 % and 97.5 % percentiles to move by a small fraction of the interval."""
@@ -123,47 +118,23 @@ def cell_status(published: float, reproduced: float, low: float, high: float, *,
     return AGREES if inside else DISAGREES
 
 
-def known_disagreements(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """The rows of ``known_disagreements.tsv``: table, dataset, point, system, explanation,
-    and (optional) readings and evidence; empty strings where a key applies to every value."""
-    path = Path(path)
-    if not path.is_file():
-        return pd.DataFrame(columns=["table", "dataset", "point", "system", "explanation"])
-    rows = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
-    missing = {"table", "dataset", "point", "system", "explanation"} - set(rows.columns)
-    if missing:
-        raise ValueError(f"{path}: missing column(s) {', '.join(sorted(missing))}; the header is "
-                         "table, dataset, point, system, explanation")
-    return rows
+def with_known_disagreements(cells: pd.DataFrame, known: pd.DataFrame, *, system: str = "system") -> pd.DataFrame:
+    """``cells`` with a column ``known_disagreement``: for a cell that disagrees or never
+    reached the target, the explanation of the first ``known_disagreements.tsv`` row that
+    covers it (:func:`redecorate.report.published.explain_cells`: empty keys match any;
+    ``system`` names the cells' column the TSV's system key is matched against, e.g.
+    ``comparison`` for chapter 7's ``a_vs_b`` cells); empty for every other cell."""
+    from redecorate.report.published import explain_cells
 
-
-def _matches(key: str, value: object) -> bool:
-    """An empty key matches everything; otherwise the value's text must equal it."""
-    return key == "" or (value is not None and str(value) == key)
-
-
-def with_known_disagreements(cells: pd.DataFrame, known: pd.DataFrame) -> pd.DataFrame:
-    """``cells`` with a column ``known_disagreement``: the explanation of the first
-    ``known`` row whose table, dataset and system match the cell (an empty key in the TSV
-    matches any), for cells that disagree or never reached the target; empty otherwise.
-
-    Comparison labels (``a_vs_b``) in the cells' ``comparison`` column also match a TSV
-    ``system`` naming them, so chapter 7's rows can name a comparison.
-    """
+    keyed = cells.copy()
+    for column in ("table", "dataset", system):
+        if column not in keyed.columns:
+            keyed[column] = ""
+    if "point" not in keyed.columns:
+        keyed["point"] = np.nan
+    notes = explain_cells(keyed, known, system=system) if len(keyed) else pd.Series(dtype=object)
     out = cells.copy()
-    notes = []
-    for _, cell in out.iterrows():
-        note = ""
-        if cell.get("status") in (DISAGREES, NEVER_REACHED):
-            for _, row in known.iterrows():
-                system_ok = (_matches(row["system"], cell.get("system"))
-                             or _matches(row["system"], cell.get("comparison")))  # fmt: skip
-                if (_matches(row["table"], cell.get("table")) and _matches(row["dataset"], cell.get("dataset"))
-                        and system_ok):
-                    note = str(row["explanation"])
-                    break
-        notes.append(note)
-    out["known_disagreement"] = notes
+    out["known_disagreement"] = notes.where(out["status"].isin([DISAGREES, NEVER_REACHED]), "") if len(out) else []
     return out
 
 
@@ -200,8 +171,10 @@ def table_agreement(cells: pd.DataFrame, *, by: Sequence[str] = ("table", "stati
 def known_disagreements_for(published_paths: Sequence[str | os.PathLike[str]]) -> pd.DataFrame:
     """The known disagreements beside an experiment's published tables (the TSV lives in the
     same directory as the transcribed tables); empty when there is none."""
+    from redecorate.report.published import DISAGREEMENTS_FILE, read_disagreements
+
     paths = [Path(p) for p in published_paths]
-    return known_disagreements(paths[0].parent / KNOWN_DISAGREEMENTS) if paths else known_disagreements("")
+    return read_disagreements(paths[0].parent / DISAGREEMENTS_FILE if paths else None)
 
 
 def agreement_lines(cells: pd.DataFrame, *, by: Sequence[str] = ("table", "statistic"),
