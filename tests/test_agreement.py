@@ -21,10 +21,10 @@ from redecorate.report.agreement import (
     NOT_RUN,
     bootstrap_interval,
     cell_status,
-    known_disagreements,
     table_agreement,
     with_known_disagreements,
 )
+from redecorate.report.published import read_disagreements
 from redecorate.stats.summary import RECORD_COLUMNS, summarise
 
 
@@ -147,17 +147,11 @@ def test_known_disagreements_explain_only_what_disagrees(tmp_path: Path) -> None
         "comparison": ["active_decorate_vs_decorate", "active_decorate_js_vs_decorate", "", ""],
         "status": [DISAGREES, DISAGREES, DISAGREES, AGREES],
     })  # fmt: skip
-    notes = with_known_disagreements(cells, known_disagreements(tsv))["known_disagreement"].tolist()
-    assert notes == ["the baseline", "", "biased sample", ""]
+    notes = with_known_disagreements(cells, read_disagreements(tsv), system="comparison")["known_disagreement"]
+    assert notes.tolist() == ["the baseline", "", "biased sample", ""]
 
 
-def test_a_known_disagreements_file_without_its_columns_is_refused(tmp_path: Path) -> None:
-    tsv = tmp_path / "known_disagreements.tsv"
-    tsv.write_text("table\tdataset\n7.1\tanneal\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="explanation"):
-        known_disagreements(tsv)
-
-
-def test_the_committed_known_disagreements_parse() -> None:
-    rows = known_disagreements(Path(__file__).resolve().parents[1] / "config/published/known_disagreements.tsv")
-    assert len(rows) >= 2 and (rows["explanation"].str.len() > 20).all()
+def test_the_committed_known_disagreements_parse_and_cover_chapters_6_to_8() -> None:
+    rows = read_disagreements(Path(__file__).resolve().parents[1] / "config/published/known_disagreements.tsv")
+    assert (rows["explanation"].str.len() > 20).all()
+    assert {"6.1", "6.3", "6.4"} <= set(rows["table"])
