@@ -204,10 +204,17 @@ def _pool_size(shape: DatasetShape, n_folds: int) -> int:
     return max(2, round(shape.n_instances * (n_folds - 1) / n_folds))
 
 
+SCORE_SECONDS = 8.3e-7
+"""CPU seconds per pool example and committee member to score the pool at one iteration
+(fitted with the registry's costs to the committed runs' CPU: with few labeled examples,
+scoring the whole pool is most of an iteration)."""
+
+
 def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
-    """One fit per iteration, on a labeled set growing from m to the pool (or the maximum)."""
+    """One fit per iteration, on a labeled set growing from m to the pool (or the maximum),
+    and the pool scored by each committee."""
     from redecorate.active.curve import labeled_set_sizes
-    from redecorate.learners.registry import estimated_fit_seconds
+    from redecorate.learners.registry import estimated_fit_seconds, estimated_members
 
     k = settings["n_folds"]
     pool = _pool_size(shape, k)
@@ -223,6 +230,7 @@ def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> 
     system = settings["systems"][unit["algorithm"]]
     per_fold = sum(
         estimated_fit_seconds(family, {}, n, shape.n_attributes)
+        + SCORE_SECONDS * pool * estimated_members(family)
         for family in _families(system) for n in sizes
     )
     return k * per_fold

@@ -1,0 +1,122 @@
+"""The cost plan against measured CPU: what each experiment's jobs were planned to cost
+(:func:`redecorate.kinds.jobs.plan_experiment`) and what they took (``provenance.json``).
+
+Why: jobs are packed by estimated CPU (``job_seconds``), so a cost model that is off by 2–5×
+makes jobs of ten minutes where a few were meant, and cluster time limits (``runtime``) that
+kill them. The model is a guess per learner and kind; the committed provenance files are the
+measurement it is calibrated against, and ``tests/test_cost_calibration.py`` keeps it there.
+
+The plan is rebuilt from what the provenance file says was run (kind, scale, datasets,
+algorithms, runs, folds, points, seed, the kind's settings) on top of the experiment file of
+the same name in ``config/experiments`` (for the learners' registry names), so it prices the
+units that ran, with today's cost model. The measured CPU of a job is its records' own process
+CPU plus, for units taken from an earlier run (``records_from``), the CPU they took there;
+Snakemake's sampled benchmark CPU where a job has no records metadata (it misses a job's last
+seconds).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Calibration", "measured_job_cpu", "plan_of_provenance", "planned_vs_measured",
+           "spec_of_provenance"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Calibration:
+    """Planned and measured CPU seconds of one experiment's jobs, in total and per dataset."""
+
+    experiment: str
+    scale: str
+    planned: float
+    measured: float
+    per_dataset: dict[str, tuple[float, float]]  # dataset -> (planned, measured)
+
+    @property
+    def ratio(self) -> float:
+        """Planned / measured CPU (1 = exact; below 1 the plan underestimates)."""
+        return self.planned / self.measured
+
+
+def measured_job_cpu(provenance: Mapping[str, Any]) -> dict[str, float]:
+    """``dataset/chunkN`` -> CPU seconds of every experiment job with a measurement."""
+    out: dict[str, float] = {}
+    for job in provenance["jobs"]:
+        label = job["job"]
+        if not label.startswith("experiment_job/"):
+            continue
+        records = job.get("records") or {}
+        if records.get("cpu_s") is not None:
+            seconds = float(records["cpu_s"]) + float(records.get("reused_cpu_s") or 0.0)
+        elif job.get("cpu_s") is not None:
+            seconds = float(job["cpu_s"])
+        else:
+            continue
+        out[label.removeprefix("experiment_job/")] = seconds
+    return out
+
+
+def spec_of_provenance(provenance: Mapping[str, Any], repo: str | Path) -> Any | None:
+    """The :class:`~redecorate.experiments.ExperimentSpec` a provenance file says was run, or
+    None when the file predates the record of settings or the repository no longer has an
+    experiment file of that name (it supplies the learners' registry names)."""
+    from redecorate.data import load_registry
+    from redecorate.experiments import load_experiment
+    from redecorate.learners.registry import ALGORITHMS
+
+    repo = Path(repo)
+    ran = provenance["experiment"]["settings"]
+    path = repo / "config" / "experiments" / f"{provenance['experiment']['name']}.yaml"
+    if "settings" not in ran or not path.is_file():
+        return None
+    spec = load_experiment(path, schema=repo / "workflow" / "schemas" / "experiment.schema.yaml",
+                           scale=ran["scale"], known_algorithms=list(ALGORITHMS),
+                           known_datasets=load_registry(repo / "config" / "datasets.yaml"))
+    protocol = dataclasses.replace(spec.protocol, runs=ran["runs"], folds=ran["folds"],
+                                   points=tuple(ran["points"]), seed=ran["seed"],
+                                   datasets=tuple(ran["datasets"]))
+    return dataclasses.replace(
+        spec, kind=ran["kind"], protocol=protocol, algorithms=dict(ran["algorithms"]),
+        settings=dict(ran["settings"]),
+        learners={label: spec.learner_of(label) for label in ran["algorithms"]})
+
+
+def plan_of_provenance(provenance: Mapping[str, Any], repo: str | Path,
+                       target_seconds: float | None = None) -> dict[str, list[Any]] | None:
+    """Today's plan (dataset -> chunks) of the experiment a provenance file describes, or None
+    (see :func:`spec_of_provenance`)."""
+    from redecorate.data import load_registry
+    from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
+
+    spec = spec_of_provenance(provenance, repo)
+    if spec is None:
+        return None
+    if target_seconds is None:
+        target_seconds = float(provenance["config"]["values"].get("job_seconds") or DEFAULT_TARGET_SECONDS)
+    return plan_experiment(spec, load_registry(Path(repo) / "config" / "datasets.yaml"), target_seconds)
+
+
+def planned_vs_measured(path: str | Path, repo: str | Path) -> Calibration | None:
+    """Planned vs measured CPU of the experiment of one ``provenance.json``; None when it has
+    no measured experiment jobs or its experiment file is gone."""
+    provenance = json.loads(Path(path).read_text(encoding="utf-8"))
+    measured = measured_job_cpu(provenance)
+    if not measured:
+        return None
+    plan = plan_of_provenance(provenance, repo)
+    if plan is None:
+        return None
+    per_dataset: dict[str, tuple[float, float]] = {}
+    for dataset, chunks in plan.items():
+        jobs = [seconds for label, seconds in measured.items() if label.split("/")[0] == dataset]
+        if jobs:  # the plan prices only the datasets whose jobs were measured
+            per_dataset[dataset] = (sum(chunk.estimated_seconds for chunk in chunks), sum(jobs))
+    ran = provenance["experiment"]["settings"]
+    return Calibration(provenance["experiment"]["name"], ran["scale"],
+                       sum(p for p, _ in per_dataset.values()), sum(m for _, m in per_dataset.values()),
+                       per_dataset)
