@@ -4,12 +4,15 @@ Why: a pilot has one run of 10-fold CV, so whether a reading moves a dataset's r
 beyond noise needs the spread over folds. Per comparison and dataset: the report's cells (the
 reduction of the mean curves, all points and top 20 %) and the standard error of the per-fold
 reductions (std over folds / sqrt(n_folds), each fold's reduction computed as the cell is, on
-that fold's curves). Usage: ``python fold_se.py <records.parquet> <experiment.yaml> > fold_se.csv``.
+that fold's curves). Usage: ``python fold_se.py <records> <experiment.yaml> > fold_se.csv``, where
+``<records>`` is a run's ``records.parquet`` or its per-job ``records/`` directory (for units
+whose run has not written the merged file yet).
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -47,8 +50,17 @@ def fold_spread(records: pd.DataFrame, comparisons: list[dict], datasets: list[s
     return pd.DataFrame(rows)
 
 
+def read_records(path: Path) -> pd.DataFrame:
+    """A merged records file, or every per-job file under a ``records/`` directory (a unit
+    reused into several files counted once)."""
+    if path.is_file():
+        return pd.read_parquet(path)
+    frame = pd.concat([pd.read_parquet(f) for f in sorted(path.glob("*/*.parquet"))], ignore_index=True)
+    return frame.drop_duplicates(["dataset", "algorithm", "run", "fold", "point", "metric"])
+
+
 if __name__ == "__main__":
     with open(sys.argv[2]) as handle:
         spec = yaml.safe_load(handle)
-    frame = fold_spread(pd.read_parquet(sys.argv[1]), spec["report"]["comparisons"], spec["datasets"])
+    frame = fold_spread(read_records(Path(sys.argv[1])), spec["report"]["comparisons"], spec["datasets"])
     frame.to_csv(sys.stdout, index=False, float_format="%.2f")
