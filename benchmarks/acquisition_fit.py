@@ -13,7 +13,9 @@ pool; the dataset loaded through the registry, the folds by the experiment's own
 from the benchmark's own seed), and at each checkpoint a fraction of the pool complete (random
 instances) and the rest masked. At each checkpoint:
 our J48 and DECORATE (15 members, 50 iterations, R_size 1) fitted on the masked pool
-(``fit_prepared``, process CPU, after one warm-up fit per dataset), and Weka's J48 and
+(``fit_prepared``, process CPU, after one warm-up fit per dataset) twice: on every row (the
+copies) and as the loop fits, each distinct masked row once with its count
+(``merge_identical=True``; the same model), and Weka's J48 and
 Decorate (``-E 15 -I 50 -R 1.0``) on the same rows written as one ARFF file (every
 checkpoint's pool), timed inside one warm JVM (the oracle's timing mode: a warm-up pass over
 the checkpoints, then the median of ``--reps``). The estimated CPU of a curve is the
@@ -51,6 +53,7 @@ from uci_mirror import MIRROR  # noqa: E402
 
 from redecorate.active.acquisition import FeatureAcquisition, known_features  # noqa: E402
 from redecorate.data import load_dataset, load_registry  # noqa: E402
+from redecorate.learners.base import merge_identical_rows  # noqa: E402
 from redecorate.learners.features import FeatureSchema  # noqa: E402
 from redecorate.learners.registry import make_learner  # noqa: E402
 from redecorate.protocol import seed_sequence  # noqa: E402
@@ -82,11 +85,12 @@ def masked_pools(name: str, fractions: list[float]):
         yield fraction, schema.decode(view), view, y.iloc[train].reset_index(drop=True), schema
 
 
-def our_fit_seconds(learner: str, params: dict, view, y, schema) -> tuple[float, int]:
+def our_fit_seconds(learner: str, params: dict, view, y, schema, merge: bool = True) -> tuple[float, int]:
+    """Process CPU of one fit and the members it kept; ``merge`` as the acquisition loop fits."""
     model = make_learner(learner, params, np.random.SeedSequence(SEED))
     cpu = time.process_time()
     model.fit_prepared(view, y.cat.codes.to_numpy(), classes=np.asarray(y.cat.categories), schema=schema,
-                       columns=schema.decode(view[:0]))
+                       columns=schema.decode(view[:0]), merge_identical=merge)
     return time.process_time() - cpu, int(model.ensemble_size_)
 
 
@@ -125,17 +129,22 @@ def main() -> None:
                                        time_reps=reps, dump_model=False, timeout=7200)
                 ours, theirs = [], []
                 for (fraction, _, view, y, schema), wk in zip(pools, weka, strict=True):
+                    copies, _ = our_fit_seconds(learner, params, view, y, schema, merge=False)
                     seconds, members = our_fit_seconds(learner, params, view, y, schema)
+                    distinct = len(merge_identical_rows(view, y.cat.codes.to_numpy())[0])
                     # A Weka failure is a result, not a crash of the benchmark: Weka's Decorate
                     # refuses nominal attributes with fewer than two values (hypothyroid's).
-                    weka_seconds = np.nan if wk["error"] is not None else float(wk["fit_seconds"])
+                    # The fitting thread's CPU, as ours is process CPU: the machine may be loaded.
+                    weka_seconds = np.nan if wk["error"] is not None else float(wk["fit_cpu_seconds"])
+                    weka_wall = np.nan if wk["error"] is not None else float(wk["fit_seconds"])
                     if wk["error"] is not None:
                         failures[(name, label)] = str(wk["error"]).splitlines()[0]
                     ours.append(seconds)
                     theirs.append(weka_seconds)
-                    rows.append((name, label, fraction, seconds, members, weka_seconds))
-                    print(f"{name} {label} {fraction:.2f} complete: ours {seconds:.3f} s ({members} members), "
-                          f"Weka {weka_seconds:.3f} s", flush=True)
+                    rows.append((name, label, fraction, distinct, copies, seconds, members, weka_seconds, weka_wall))
+                    print(f"{name} {label} {fraction:.2f} complete ({distinct} distinct rows): ours "
+                          f"{copies:.3f} s on the copies, {seconds:.3f} s merged ({members} members), "
+                          f"Weka {weka_seconds:.3f} s CPU ({weka_wall:.3f} s wall)", flush=True)
                 fits = int(np.ceil((pool_size - batch) / batch)) + 1
                 curve = float(np.mean(ours)) * fits
                 totals.append((name, label, pool_size, batch, fits, curve, curve * 10 * 2,
@@ -146,7 +155,9 @@ def main() -> None:
         "",
         "A fit on the pool of fold 0 of run 0 (seed 20050801) with a share of the instances complete and "
         "the others showing only their 30 % known features; see the docstring of "
-        "`benchmarks/acquisition_fit.py`. Ours: process CPU of one `fit_prepared`; Weka: "
+        "`benchmarks/acquisition_fit.py`. Ours: process CPU of one `fit_prepared`, on every row (copies) "
+        "and, as the acquisition loop fits, on each distinct masked row once with its count (merged; "
+        "the same model); the ratio is merged / Weka's CPU. Weka: the fitting thread's CPU time (and wall time) of "
         f"`buildClassifier` in one warm JVM per dataset and learner (after a warm-up pass over the checkpoints; median of {args.reps} for J48, {args.decorate_reps} for Decorate). nan: Weka failed.",
         "",
         "## Setting",
@@ -159,15 +170,17 @@ def main() -> None:
         "",
         "## Per fit",
         "",
-        "| dataset | learner | complete share | ours (s) | members | Weka (s) | ours / Weka |",
-        "| --- | --- | --: | --: | --: | --: | --: |",
-        *(f"| {n} | {lab} | {f:.2f} | {o:.3f} | {m} | {w:.3f} | {o / w:.2f} |" for n, lab, f, o, m, w in rows),
+        "| dataset | learner | complete share | distinct rows | ours, copies (s) | ours, merged (s) | members "
+        "| Weka CPU (s) | Weka wall (s) | merged / Weka CPU | copies / merged |",
+        "| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
+        *(f"| {n} | {lab} | {f:.2f} | {dr} | {c:.3f} | {o:.3f} | {m} | {w:.3f} | {ww:.3f} | {o / w:.2f} | {c / o:.1f} |"
+          for n, lab, f, dr, c, o, m, w, ww in rows),
         "",
         *(f"- Weka failed on {n} ({lab}): {why}" for (n, lab), why in failures.items()),
         "",
         "## Estimated CPU (ours)",
         "",
-        "A curve is the mean fit over the checkpoints times its fits; the pilot is 10 folds × 2 scorers, "
+        "A curve is the mean merged fit over the checkpoints times its fits; the pilot is 10 folds × 2 scorers, "
         f"the thesis {THESIS_RUNS} runs of that.",
         "",
         "| dataset | learner | pool | batch | fits per curve | curve (s) | pilot (CPU h) | thesis (CPU h) "
