@@ -61,18 +61,33 @@ def measured_job_cpu(provenance: Mapping[str, Any]) -> dict[str, float]:
     return out
 
 
+def _experiment_file(provenance: Mapping[str, Any], repo: Path) -> Path | None:
+    """The experiment file in ``repo``: ``config/experiments/<name>.yaml``, or the file the run
+    recorded, found by the longest tail of its (absolute, other checkout's) path that exists
+    here, e.g. ``reproduced/ch7_readings/ch7_readings_rejection.yaml`` for a readings run."""
+    default = repo / "config" / "experiments" / f"{provenance['experiment']['name']}.yaml"
+    if default.is_file():
+        return default
+    parts = Path(str(provenance["experiment"].get("file") or "")).parts
+    for start in range(1, len(parts)):
+        candidate = repo.joinpath(*parts[start:])
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def spec_of_provenance(provenance: Mapping[str, Any], repo: str | Path) -> Any | None:
     """The :class:`~redecorate.experiments.ExperimentSpec` a provenance file says was run, or
-    None when the file predates the record of settings or the repository no longer has an
-    experiment file of that name (it supplies the learners' registry names)."""
+    None when the file predates the record of settings or the repository has no experiment
+    file of that name or at the recorded path (it supplies the learners' registry names)."""
     from redecorate.data import load_registry
     from redecorate.experiments import load_experiment
     from redecorate.learners.registry import ALGORITHMS
 
     repo = Path(repo)
     ran = provenance["experiment"]["settings"]
-    path = repo / "config" / "experiments" / f"{provenance['experiment']['name']}.yaml"
-    if "settings" not in ran or not path.is_file():
+    path = _experiment_file(provenance, repo)
+    if "settings" not in ran or path is None:
         return None
     spec = load_experiment(path, schema=repo / "workflow" / "schemas" / "experiment.schema.yaml",
                            scale=ran["scale"], known_algorithms=list(ALGORITHMS),
