@@ -168,6 +168,9 @@ def main() -> int:
                                       ("decorate_mse", "Margin and Rand. both with MSE rejection")]:
                 cells = probability_comparisons(records, [{"a": "active_decorate_mse", "b": baseline}], datasets)
                 results += score(cells, published, reading, "active_decorate_vs_decorate")
+            cells = probability_comparisons(records, [{"a": "active_decorate_js", "b": "active_decorate"}], datasets)
+            results += score(cells, published, "Margin with 0/1 rejection (ch7_cpe; JS vs. Margin, same datasets)",
+                             "active_decorate_js_vs_active_decorate")
             cells = probability_comparisons(records, [{"a": "active_decorate_js", "b": "active_decorate_mse"}], datasets)
             results += score(cells, published, "Margin with MSE rejection (JS vs. Margin)",
                              "active_decorate_js_vs_active_decorate")

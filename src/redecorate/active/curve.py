@@ -39,8 +39,12 @@ from redecorate.stats.probability import area_under_lift_chart, multiclass_mse
 __all__ = ["CURVE_METRICS", "active_learning_curve", "curve_seed", "geometric_sizes",
            "initial_labeled_set", "labeled_set_sizes"]
 
-CURVE_METRICS: tuple[str, ...] = ("accuracy", "mse", "aulc")
-"""What a curve point can record: test accuracy (%), MSE and AULC (spec Part 2 M10)."""
+CURVE_METRICS: tuple[str, ...] = ("accuracy", "mse", "aulc", "aulc_fold")
+"""What a curve point can record: test accuracy (%), MSE and AULC (§7.3.1). AULC weights
+each class's area "by the prior class probability of k according to the training set":
+``aulc`` reads the training set as the labeled set at that point (so an active learner that
+buys more of a rare class also weights that class more), ``aulc_fold`` as the whole training
+fold (the same weights for every system of a fold)."""
 
 
 def curve_seed(seed: np.random.SeedSequence, *keys: str | int) -> np.random.SeedSequence:
@@ -244,6 +248,10 @@ def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLe
                 labeled = _label_codes(oracle[learner.labeled_indices_], learner.classes_)
                 priors = np.bincount(labeled, minlength=len(learner.classes_)) / len(labeled)
                 values["aulc"] = area_under_lift_chart(proba, truth, priors)
+            if "aulc_fold" in metrics:
+                fold = _label_codes(oracle, learner.classes_)
+                values["aulc_fold"] = area_under_lift_chart(
+                    proba, truth, np.bincount(fold, minlength=len(learner.classes_)) / len(fold))
             points.append((n, values, learner.ensemble_size_))
         if n >= end:
             break

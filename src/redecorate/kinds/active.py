@@ -95,14 +95,15 @@ SCHEMA["properties"]["schedule"] = {
 }
 SCHEMA["properties"]["metrics"] = {
     "description": (
-        "what each curve point records: accuracy (%, always), mse (multi-class Brier score) "
-        "and aulc (area under the lift chart), spec Part 2 M10"
+        "what each curve point records: accuracy (%, always), mse (multi-class Brier score), "
+        "aulc (area under the lift chart, classes weighted by the labeled set's priors) and "
+        "aulc_fold (the same, weighted by the whole training fold's priors)"
     ),
     "type": "array",
     "minItems": 1,
     "uniqueItems": True,
     "contains": {"const": "accuracy"},
-    "items": {"enum": ["accuracy", "mse", "aulc"]},
+    "items": {"enum": ["accuracy", "mse", "aulc", "aulc_fold"]},
 }
 SCHEMA["profile_properties"]["schedule"] = {"$ref": "#/properties/schedule"}
 
