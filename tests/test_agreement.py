@@ -155,3 +155,17 @@ def test_the_committed_known_disagreements_parse_and_cover_chapters_6_to_8() -> 
     rows = read_disagreements(Path(__file__).resolve().parents[1] / "config/published/known_disagreements.tsv")
     assert (rows["explanation"].str.len() > 20).all()
     assert {"6.1", "6.3", "6.4", "7.1", "8.2", "8.3"} <= set(rows["table"])
+
+
+def test_the_report_takes_the_training_folds_aulc_when_the_records_have_it() -> None:
+    from redecorate.report.active import aulc_reading
+
+    # the labeled set's priors favour A (50 vs 40), the fold's priors favour B (40 vs 50)
+    records = pd.concat([_records({"a": [[50.0]], "b": [[40.0]]}, "aulc"),
+                         _records({"a": [[40.0]], "b": [[50.0]]}, "aulc_fold")], ignore_index=True)
+    chosen, reading = aulc_reading(records)
+    assert reading == "aulc_fold"
+    assert set(chosen["metric"]) == {"aulc"}
+    assert chosen.set_index("algorithm")["value"].to_dict() == {"a": 40.0, "b": 50.0}
+    older, reading = aulc_reading(records[records["metric"] == "aulc"])
+    assert reading == "aulc" and older.set_index("algorithm")["value"].to_dict() == {"a": 50.0, "b": 40.0}

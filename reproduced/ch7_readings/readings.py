@@ -17,6 +17,8 @@ Two kinds of reading:
   batches. Approximated by interpolating our mean curves (in log n) at the other schedule's
   sizes, which reweights the curve's points; the selection path itself would differ with
   other batch sizes, so this bounds what the weighting of points alone can do;
+* *AULC priors* (from ch7_readings_aulc, 6 datasets of Tables 7.2-7.3): each class's area
+  weighted by its prior in the labeled set at that point, or in the whole training fold;
 * *baseline* (from ch7_readings, 10 datasets): which model the random-sampling curve of
   "Rand." is — DECORATE of PETs (ch7_cpe), of chapter 6's J48 (pruned, no Laplace), of
   pruned J48 with Laplace, of unpruned J48 without Laplace — and margins with chapter 6's J48.
@@ -129,6 +131,23 @@ def schedules(records: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def aulc_priors(records: pd.DataFrame) -> list[dict]:
+    """Tables 7.2-7.3's AULC under the two readings of "weighted by the prior class
+    probability of k according to the training set": the labeled set's priors (``aulc``) and
+    the whole training fold's (``aulc_fold``), on the same curves."""
+    rows = read_published([ROOT / "config" / "published" / "ch7_tables_7.1-7.4.tsv"])
+    rows = rows[rows["table"].isin(["7.2", "7.3"]) & (rows["dataset"] != "")].copy()
+    rows["value"] = pd.to_numeric(rows["value"], errors="coerce")
+    published = rows[["comparison", "dataset", "statistic", "value"]]
+    datasets = sorted(records["dataset"].unique())
+    out = []
+    for metric, reading in [("aulc", "AULC priors of the labeled set"), ("aulc_fold", "AULC priors of the training fold")]:
+        chosen = records[records["metric"].isin(["accuracy", "mse", metric])].replace({"metric": {metric: "aulc"}})
+        cells = probability_comparisons(chosen, [{"a": "bootstrap_js", "b": "bagged_pets"}], datasets)
+        out += [r for r in score(cells, published, reading, "bootstrap_js_vs_bagged_pets") if r["metric"] == "aulc"]
+    return out
+
+
 def main() -> int:
     published = published_71()
     results = []
@@ -181,6 +200,9 @@ def main() -> int:
             cells = probability_comparisons(records, [{"a": "active_decorate_js", "b": "active_decorate_j48"}], datasets)
             results += score(cells, published, "Margin = chapter 6's J48 (JS vs. Margin)",
                              "active_decorate_js_vs_active_decorate")
+    path = ROOT / "reproduced" / "ch7_readings_aulc" / "records.parquet"
+    if path.is_file():
+        results += aulc_priors(pd.read_parquet(path))
     table = pd.DataFrame(results)
     table.to_csv(HERE / "readings.csv", index=False, lineterminator="\n")
 
