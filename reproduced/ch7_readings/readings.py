@@ -200,6 +200,16 @@ def main() -> int:
             cells = probability_comparisons(records, [{"a": "active_decorate_js", "b": "active_decorate_j48"}], datasets)
             results += score(cells, published, "Margin = chapter 6's J48 (JS vs. Margin)",
                              "active_decorate_js_vs_active_decorate")
+    published_72_73 = read_published([ROOT / "config" / "published" / "ch7_tables_7.1-7.4.tsv"])
+    published_72_73 = published_72_73[published_72_73["table"].isin(["7.2", "7.3"]) & (published_72_73["dataset"] != "")]
+    published_72_73 = published_72_73.assign(value=pd.to_numeric(published_72_73["value"], errors="coerce"))
+    for experiment in ("ch7_binary", "ch7_multiclass"):
+        records = pd.read_parquet(ROOT / "reproduced" / experiment / "records.parquet")
+        frame = schedules(records, "bootstrap_js", "bagged_pets")
+        for name in SCHEDULES:
+            cells = frame[["dataset"]].assign(**{s: frame[f"{s}|{name}"] for s in STATISTICS.values()})
+            results += [r for r in score(cells, published_72_73, f"{experiment}: schedule: {name}",
+                                         "bootstrap_js_vs_bagged_pets") if r["metric"] == "mse"]
     path = ROOT / "reproduced" / "ch7_readings_aulc" / "records.parquet"
     if path.is_file():
         results += aulc_priors(pd.read_parquet(path))
