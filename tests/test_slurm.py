@@ -135,7 +135,7 @@ def test_smoke_profile_through_slurm_matches_local_run(smoke_reference: Path, tm
         assert state == "COMPLETED" and account == ACCOUNT and int(cpus) >= 1, (job_id, state, account)
     assert len({row[1] for row in rows}) == 1, "all jobs carry the one run's name"
 
-    # Jobs were grouped: 7 workflow steps (2 prepare, 2 experiment jobs, 3 aggregate) in
+    # Jobs were grouped: 8 workflow steps (2 prepare, 2 experiment jobs, 4 aggregate) in
     # exactly one cluster job per group (prepare, jobs, aggregate), as the README states.
     assert len(ids) == 3, f"{len(ids)} SLURM jobs for the smoke run; grouping did not apply"
     assert "group_prepare" in text and "group_jobs" in text and "group_aggregate" in text

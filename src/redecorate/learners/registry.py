@@ -46,7 +46,7 @@ class AlgorithmEntry:
     """Estimated CPU seconds of one fit per training example × (attribute +
     :data:`ROW_ATTRIBUTES`), at the default settings (meta-learners: 15 J48 members). Sizes
     jobs only (:func:`estimated_fit_seconds`); calibrated against the per-job CPU of the
-    committed runs (``reproduced/*/provenance.json``, ``redecorate.kinds.calibration``)."""
+    committed runs (``reproduced/*/provenance.json``, ``redecorate.calibration``)."""
     growth: float = 1.0
     """How a fit's cost grows with the examples: ``n ** growth``, scaled to agree with the
     linear model at :data:`REFERENCE_EXAMPLES`. DECORATE's is above 1: its artificial set grows
