@@ -18,7 +18,7 @@ accuracy %), for every dataset and system:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -203,6 +203,20 @@ def fold_curve_pair(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.nd
             b.reindex(index=index, columns=sizes).to_numpy())
 
 
+def _system_errors(records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str]
+                   ) -> Iterator[tuple[str, str, pd.DataFrame, pd.DataFrame]]:
+    """(dataset, system, its per-fold errors, the baseline's) for every system that ran on a
+    dataset the baseline ran on, the baseline itself first."""
+    for dataset in datasets:
+        base = fold_errors(records, dataset, baseline)
+        if base.empty:
+            continue
+        for system in [baseline, *others]:
+            mine = fold_errors(records, dataset, system)
+            if not mine.empty:
+                yield dataset, system, mine, base
+
+
 def active_summary(
     records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str], *,
     window: str = "common", crossing: str = "first", rounding: str = "ceil", pairing: str = "folds",
@@ -220,38 +234,31 @@ def active_summary(
     the top 20 % of points and the significance test's ``pairing`` (M9).
     """
     out = []
-    for dataset in datasets:
-        base = fold_errors(records, dataset, baseline)
-        if base.empty:
-            continue
-        for system in [baseline, *others]:
-            mine = fold_errors(records, dataset, system)
-            if mine.empty:
-                continue
-            n, e_mine, e_base = _common(mine, base)
-            mean_mine, mean_base = e_mine.mean(axis=0), e_base.mean(axis=0)
-            pool = int(n[-1])
-            util = fold_data_utilization(*fold_curve_pair(mine, base), window=window, crossing=crossing)
-            row: dict[str, Any] = {
-                "dataset": dataset, "system": system, "pool_size": pool,
-                "target_error": util.target_error, "examples_to_target": util.examples,
-                "baseline_examples": util.baseline_examples, "utilization_ratio": util.ratio,
-            }  # fmt: skip
-            if system != baseline:
-                r = percent_error_reduction(mean_base, mean_mine, undefined="nan")
-                top = top_fraction_points(r, rounding=rounding)
-                test_top = error_reduction_test(e_base, e_mine, top, pairing=pairing)
-                test_all = error_reduction_test(e_base, e_mine, pairing=pairing)
-                reduction = mean_error_reduction(mean_base, mean_mine, undefined="nan")
-                row.update(
-                    top20_error_reduction=float(r[top].mean()),
-                    top20_p=test_top.p,
-                    top20_significant=significant_reduction(test_top.p, float(r[top].mean())),
-                    error_reduction=reduction,
-                    error_reduction_p=test_all.p,
-                    error_reduction_significant=significant_reduction(test_all.p, reduction),
-                )
-            out.append(row)
+    for dataset, system, mine, base in _system_errors(records, baseline, others, datasets):
+        n, e_mine, e_base = _common(mine, base)
+        mean_mine, mean_base = e_mine.mean(axis=0), e_base.mean(axis=0)
+        pool = int(n[-1])
+        util = fold_data_utilization(*fold_curve_pair(mine, base), window=window, crossing=crossing)
+        row: dict[str, Any] = {
+            "dataset": dataset, "system": system, "pool_size": pool,
+            "target_error": util.target_error, "examples_to_target": util.examples,
+            "baseline_examples": util.baseline_examples, "utilization_ratio": util.ratio,
+        }  # fmt: skip
+        if system != baseline:
+            r = percent_error_reduction(mean_base, mean_mine, undefined="nan")
+            top = top_fraction_points(r, rounding=rounding)
+            test_top = error_reduction_test(e_base, e_mine, top, pairing=pairing)
+            test_all = error_reduction_test(e_base, e_mine, pairing=pairing)
+            reduction = mean_error_reduction(mean_base, mean_mine, undefined="nan")
+            row.update(
+                top20_error_reduction=float(r[top].mean()),
+                top20_p=test_top.p,
+                top20_significant=significant_reduction(test_top.p, float(r[top].mean())),
+                error_reduction=reduction,
+                error_reduction_p=test_all.p,
+                error_reduction_significant=significant_reduction(test_all.p, reduction),
+            )
+        out.append(row)
     return pd.DataFrame(out)
 
 
@@ -279,30 +286,23 @@ def active_intervals(records: pd.DataFrame, baseline: str, others: Sequence[str]
     target with the replicate's own target; NaN bounds when most replicates never reach it).
     """
     rows = []
-    for dataset in datasets:
-        base = fold_errors(records, dataset, baseline)
-        if base.empty:
-            continue
-        for system in [baseline, *others]:
-            mine = fold_errors(records, dataset, system)
-            if mine.empty:
-                continue
-            n, e_mine, e_base = _common(mine, base)
-            pool = int(n[-1])
+    for dataset, system, mine, base in _system_errors(records, baseline, others, datasets):
+        n, e_mine, e_base = _common(mine, base)
+        pool = int(n[-1])
 
-            def utilization(b: np.ndarray, m: np.ndarray, what: str, n: np.ndarray = n,
-                            pool: int = pool) -> float:
-                u = data_utilization(n, m, n, b, pool_size=pool)
-                value = getattr(u, what)
-                return float("nan") if value is None else float(value)
+        def utilization(b: np.ndarray, m: np.ndarray, what: str, n: np.ndarray = n,
+                        pool: int = pool) -> float:
+            u = data_utilization(n, m, n, b, pool_size=pool)
+            value = getattr(u, what)
+            return float("nan") if value is None else float(value)
 
-            statistics: dict[str, Any] = {"examples_to_target": partial(utilization, what="examples")}
-            if system != baseline:
-                statistics.update(utilization_ratio=partial(utilization, what="ratio"),
-                                  top20_error_reduction=_top20, error_reduction=_all_points)
-            for name, statistic in statistics.items():
-                low, high = bootstrap_interval(statistic, e_base, e_mine)
-                rows.append({"dataset": dataset, "system": system, "statistic": name, "low": low, "high": high})
+        statistics: dict[str, Any] = {"examples_to_target": partial(utilization, what="examples")}
+        if system != baseline:
+            statistics.update(utilization_ratio=partial(utilization, what="ratio"),
+                              top20_error_reduction=_top20, error_reduction=_all_points)
+        for name, statistic in statistics.items():
+            low, high = bootstrap_interval(statistic, e_base, e_mine)
+            rows.append({"dataset": dataset, "system": system, "statistic": name, "low": low, "high": high})
     return pd.DataFrame(rows, columns=["dataset", "system", "statistic", "low", "high"])
 
 
