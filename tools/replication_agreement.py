@@ -34,6 +34,7 @@ from redecorate.report.active import (  # noqa: E402
     PRINTED_ROUNDING,
     active_intervals,
     active_summary,
+    aulc_reading,
     probability_comparisons,
 )
 from redecorate.report.agreement import AGREES, REPRODUCED, cell_status  # noqa: E402
@@ -164,7 +165,7 @@ def chapter_7(results: Path) -> list[dict[str, object]]:
         path = results / experiment / "records.parquet"
         if not path.is_file():
             continue
-        records = pd.read_parquet(path)
+        records, _ = aulc_reading(pd.read_parquet(path))
         spec = yaml.safe_load((ROOT / "config" / "experiments" / f"{experiment}.yaml").read_text())
         comparisons = [c for c in spec["report"]["comparisons"] if str(c["table"]) == table]
         cells = probability_comparisons(records, comparisons, sorted(records["dataset"].unique()))
