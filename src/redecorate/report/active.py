@@ -752,8 +752,11 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
     datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
     frames, text = [], []
+    ran = set(records["algorithm"])
     for entry in comparisons:
         a, b, table = str(entry["a"]), str(entry["b"]), str(entry.get("table", ""))
+        if not {a, b} <= ran:  # a slice (--config algorithms=...) without one of the two
+            continue
         summary = active_summary(records, b, [a], datasets)
         mine = summary[summary["system"] == a].assign(table=table, comparison=f"{a}_vs_{b}")
         bounds = active_intervals(records, b, [a], datasets)
