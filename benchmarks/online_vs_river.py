@@ -3,8 +3,8 @@
 Why: river is what Python users reach for to learn from a stream; its online bagging calls
 each member's ``learn_one`` k ~ Poisson(1) times per example, in Python. Ours hands a lossless
 member a whole mini-batch with its column of Poisson weights in one call
-(``redecorate.online``). This measures what that buys on the same stream, in one process,
-and at what accuracy.
+(``redecorate.learners.online_ensembles``). This measures what that buys on the same stream,
+in one process, and at what accuracy.
 
 Protocol: each dataset (ARFF mirror) shuffled once (seed 0); the first 75 % is the training
 stream, the rest the test set. Every system learns the whole stream, then predicts the test
@@ -131,8 +131,8 @@ def main() -> None:
     from river import ensemble, naive_bayes, tree
 
     from redecorate.learners.naive_bayes import NaiveBayes
+    from redecorate.learners.online_ensembles import OnlineBagging
     from redecorate.learners.online_tree import OnlineTree
-    from redecorate.online import OnlineBagging
 
     rows_out = []
     for name in args.datasets.split(","):

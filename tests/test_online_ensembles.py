@@ -16,8 +16,8 @@ from redecorate.data import load_dataset
 from redecorate.learners import Bagging
 from redecorate.learners.decision_stump import DecisionStump
 from redecorate.learners.naive_bayes import NaiveBayes
+from redecorate.learners.online_ensembles import OnlineBagging, OnlineBoosting, poisson_weights
 from redecorate.learners.online_tree import OnlineTree
-from redecorate.online import OnlineBagging, OnlineBoosting, poisson_weights
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -228,7 +228,7 @@ def test_river_bagging_is_a_peer() -> None:
 
 
 def test_primed_online_boosting_primes_on_the_first_fifth_at_most_ten_thousand() -> None:
-    from redecorate.online import PrimedOnlineBoosting
+    from redecorate.learners.online_ensembles import PrimedOnlineBoosting
 
     model = PrimedOnlineBoosting(NaiveBayes(), n_estimators=3)
     assert (model.n_prime(100), model.n_prime(99), model.n_prime(80000)) == (20, 19, 10000)

@@ -16,8 +16,8 @@ from redecorate.learners.decision_stump import DecisionStump
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.j48 import J48
 from redecorate.learners.naive_bayes import NaiveBayes
+from redecorate.learners.online_ensembles import OnlineBagging
 from redecorate.learners.online_tree import OnlineTree
-from redecorate.online import OnlineBagging
 
 REPO = Path(__file__).resolve().parents[1]
 

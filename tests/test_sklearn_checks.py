@@ -18,9 +18,9 @@ from redecorate.learners import (
 )
 from redecorate.learners.decision_stump import DecisionStump
 from redecorate.learners.mlp import MLP
+from redecorate.learners.online_ensembles import OnlineBagging, OnlineBoosting, PrimedOnlineBoosting
 from redecorate.learners.online_mlp import OnlineMLP
 from redecorate.learners.online_tree import OnlineTree
-from redecorate.online import OnlineBagging, OnlineBoosting, PrimedOnlineBoosting
 from redecorate.sklearn_checks import expected_failed_checks
 
 

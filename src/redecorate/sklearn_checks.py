@@ -47,9 +47,9 @@ def expected_failed_checks(estimator: Any) -> dict[str, str]:
     from redecorate.learners.feature_subsets import FeatureSubsetEnsemble
     from redecorate.learners.mlp import MLP
     from redecorate.learners.naive_bayes import NaiveBayes
+    from redecorate.learners.online_ensembles import OnlineBagging, OnlineBoosting
     from redecorate.learners.online_mlp import OnlineMLP
     from redecorate.learners.random_forest import RandomForest
-    from redecorate.online import OnlineBagging, OnlineBoosting
 
     reasons = (
         (Bagging | RandomForest | FeatureSubsetEnsemble, _RESAMPLED),

@@ -1,4 +1,5 @@
-"""Learners: J48 (C4.5), DECORATE and the ensembles it is compared with.
+"""Learners: J48 (C4.5), DECORATE and the ensembles it is compared with, batch and online
+(Oza's online bagging and boosting, :mod:`redecorate.learners.online_ensembles`).
 
 Every name below is imported on first use (module ``__getattr__``), not with the package:
 the workflow imports :mod:`redecorate.learners.registry` when it parses (to validate
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
     from redecorate.learners.j48 import J48
     from redecorate.learners.mlp import MLP
     from redecorate.learners.naive_bayes import NaiveBayes
+    from redecorate.learners.online_ensembles import (
+        OnlineBagging,
+        OnlineBoosting,
+        PrimedOnlineBoosting,
+    )
     from redecorate.learners.random_forest import RandomForest
     from redecorate.learners.registry import ALGORITHMS, UnknownAlgorithmError, make_learner
 
@@ -39,6 +45,9 @@ _EXPORTS = {
     "J48": "j48",
     "MLP": "mlp",
     "NaiveBayes": "naive_bayes",
+    "OnlineBagging": "online_ensembles",
+    "OnlineBoosting": "online_ensembles",
+    "PrimedOnlineBoosting": "online_ensembles",
     "RandomForest": "random_forest",
     "UnknownAlgorithmError": "registry",
     "ensemble_diversity": "diversity",
@@ -58,6 +67,9 @@ __all__ = [
     "J48",
     "MLP",
     "NaiveBayes",
+    "OnlineBagging",
+    "OnlineBoosting",
+    "PrimedOnlineBoosting",
     "RandomForest",
     "UnknownAlgorithmError",
     "ensemble_diversity",

@@ -1,11 +1,11 @@
 """Learning from a stream: scikit-learn's ``partial_fit`` for the project's learners.
 
-Oza's online ensembles (:mod:`redecorate.online`) call their members' ``partial_fit`` with
-the rows of a mini-batch and a weight per row (k ~ Poisson(λ) copies). A learner is
-*lossless* (Oza §2.3) when, after any sequence of ``partial_fit`` calls, it equals the batch
-learner fitted on all the rows seen, whatever their order and grouping; for a lossless learner
-a weight of k is k copies, so an ensemble may hand it a whole mini-batch at once. Lossy
-learners (backpropagation) see their examples one at a time, in order.
+Oza's online ensembles (:mod:`redecorate.learners.online_ensembles`) call their members'
+``partial_fit`` with the rows of a mini-batch and a weight per row (k ~ Poisson(λ) copies). A
+learner is *lossless* (Oza §2.3) when, after any sequence of ``partial_fit`` calls, it equals
+the batch learner fitted on all the rows seen, whatever their order and grouping; for a
+lossless learner a weight of k is k copies, so an ensemble may hand it a whole mini-batch at
+once. Lossy learners (backpropagation) see their examples one at a time, in order.
 
 ``partial_fit`` fixes the class list and the attribute schema on its first call (``classes``
 must then be given, or all classes must appear in that first batch), as scikit-learn's
