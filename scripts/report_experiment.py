@@ -15,18 +15,18 @@ from typing import Any  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
-from redecorate.kinds import ReportOutputs, get_kind  # noqa: E402
-from redecorate.report.slices import mark_slice  # noqa: E402
+from redecorate.kinds import ReportOutputs, ReportSettings, get_kind  # noqa: E402
+from redecorate.report.replication_report import ReplicationPaths, write_replication_report  # noqa: E402
 from redecorate.util import atomic_dir, atomic_files, job_log  # noqa: E402
 
 
 def main(smk: Any) -> None:
     """Write tables/, figures/ and replication.{md,csv} (+ conclusions) for one experiment."""
-    settings = dict(smk.params.report)
     with job_log(smk.log[0] if smk.log else None):
         records = pd.read_parquet(smk.input.records)
         summary = pd.read_csv(smk.input.summary)
-        kind = get_kind(settings["kind"])
+        kind = get_kind(smk.params.report["kind"])
+        settings = ReportSettings.from_json(kind, smk.params.report)
         with (
             atomic_dir(smk.output.tables) as tables,
             atomic_dir(smk.output.figures) as figures,
@@ -36,8 +36,10 @@ def main(smk: Any) -> None:
                 smk.output.replication_conclusions,
             ) as (md, csv, conclusions),
         ):
-            kind.report(records, summary, ReportOutputs(tables, figures, md, csv, conclusions), settings)
-            mark_slice(settings, md, conclusions)  # a slice says so, whatever the kind
+            replication = kind.report(records, summary, ReportOutputs(tables, figures), settings)
+            write_replication_report(replication, ReplicationPaths(md, csv, conclusions),
+                                     experiment=settings.experiment, slice_=settings.slice,
+                                     published=list(settings.published))  # a slice says so, whatever the kind
 
 
 if __name__ == "__main__":

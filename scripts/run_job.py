@@ -19,7 +19,7 @@ from typing import Any  # noqa: E402
 
 from redecorate.data import load_prepared  # noqa: E402
 from redecorate.job_records import process_cpu_seconds, run_job_records, write_job_records  # noqa: E402
-from redecorate.kinds import get_kind  # noqa: E402
+from redecorate.kinds import JobSettings, get_kind  # noqa: E402
 from redecorate.provenance import git_state  # noqa: E402
 from redecorate.util import job_log  # noqa: E402
 
@@ -37,10 +37,11 @@ def main(smk: Any) -> None:
             dataset = dataclasses.replace(dataset, name=smk.wildcards.dataset)
         print(f"job kind={params['kind']} units={params['units']}", flush=True)
         print(f"settings {params['settings']}", flush=True)
+        kind = get_kind(params["kind"])
         records, meta = run_job_records(
             dataset,
-            get_kind(params["kind"]),
-            params["settings"],
+            kind,
+            JobSettings.from_json(kind, params["settings"]),
             params["units"],
             records_from=smk.config.get("records_from"),
             progress=lambda line: print(line, flush=True),

@@ -95,9 +95,10 @@ def spec_of_provenance(provenance: Mapping[str, Any], repo: str | Path) -> Any |
     protocol = dataclasses.replace(spec.protocol, runs=ran["runs"], folds=ran["folds"],
                                    points=tuple(ran["points"]), seed=ran["seed"],
                                    datasets=tuple(ran["datasets"]))
+    own = spec.experiment_kind.settings
     return dataclasses.replace(
         spec, kind=ran["kind"], protocol=protocol, algorithms=dict(ran["algorithms"]),
-        settings=dict(ran["settings"]),
+        settings=own.from_mapping({k: v for k, v in ran["settings"].items() if k in own.names()}),
         learners={label: spec.learner_of(label) for label in ran["algorithms"]})
 
 

@@ -29,6 +29,7 @@ from redecorate.config import (
 )
 from redecorate.kinds import ExperimentKind, UnknownKindError, get_kind
 from redecorate.protocol.job import Protocol
+from redecorate.protocol.settings import KindSettings, NoSettings, ReportSettings
 from redecorate.report.published import DISAGREEMENTS_FILE
 
 __all__ = [
@@ -61,15 +62,15 @@ class ExperimentSpec:
         name: experiment name (result directory, ``experiment`` column).
         kind: experiment family (:mod:`redecorate.kinds`); decides the unit of work and report.
         path: the file it came from (for messages).
-        protocol: runs, folds, points, seed and datasets after the profile overlay, and
-            ``point_unit`` (``percent`` of the training fold, or ``examples``).
+        protocol: runs, folds, points, seed and datasets after the profile overlay.
         algorithms: algorithm label -> learner parameters, in file order. The label is the
             ``algorithm`` of the records; for the old form it is the registry name itself.
         learners: algorithm label -> learner registry name (``make_learner``'s ``name``).
         report: the ``report:`` section (baseline, others, published tables, analyses).
         scale: the profile the protocol was resolved for.
-        settings: the kind's own keys (its schema fragment's properties), after the profile
-            overlay, e.g. ``corruption`` of a noise experiment.
+        settings: the kind's own keys after the profile overlay, typed and with their
+            defaults filled (:attr:`redecorate.kinds.ExperimentKind.settings`), e.g.
+            ``spec.settings.corruption`` of a noise experiment.
         slice: for a run restricted with ``--config algorithms=... datasets=...``
             (:func:`slice_experiments`), what was kept and what left out; None for the whole
             experiment.
@@ -83,7 +84,7 @@ class ExperimentSpec:
     report: dict[str, Any] = field(default_factory=dict)
     scale: str = "thesis"
     learners: dict[str, str] = field(default_factory=dict)
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: KindSettings = field(default_factory=NoSettings)
     slice: dict[str, list[str]] | None = None
 
     def learner_of(self, algorithm: str) -> str:
@@ -101,16 +102,6 @@ class ExperimentSpec:
         return range(self.protocol.runs)
 
     @property
-    def metrics(self) -> tuple[str, ...]:
-        """Record metrics of a learning-curve experiment (``accuracy`` unless told)."""
-        return tuple(self.settings.get("metrics") or ("accuracy",))
-
-    @property
-    def corruption(self) -> str | None:
-        """The Chapter-5 corruption of a noise experiment; None for other kinds."""
-        return self.settings.get("corruption")
-
-    @property
     def experiment_kind(self) -> ExperimentKind:
         """The registered :class:`~redecorate.kinds.ExperimentKind` of this experiment."""
         return get_kind(self.kind)
@@ -120,8 +111,8 @@ def experiment_schema(base: Mapping[str, Any], kind: ExperimentKind) -> dict[str
     """The common experiment schema with one kind's settings merged in.
 
     The kind's ``properties`` become top-level keys, its ``required`` are added, its
-    ``profile_properties`` become keys a profile may override, and its ``allOf`` conditions
-    are appended. The common schema forbids unknown keys, so a key of another kind (a noise
+    ``profile_properties`` become keys a profile may override, its ``report_schema`` keys of
+    the ``report:`` section, and its ``allOf`` conditions are appended. The common schema forbids unknown keys, so a key of another kind (a noise
     ``corruption`` in a passive file) is reported as such.
     """
     schema = copy.deepcopy(dict(base))
@@ -130,6 +121,8 @@ def experiment_schema(base: Mapping[str, Any], kind: ExperimentKind) -> dict[str
     schema["required"] = [*schema.get("required", []), *fragment.get("required", [])]
     profiles = schema["properties"]["profiles"]["additionalProperties"]
     profiles.setdefault("properties", {}).update(copy.deepcopy(fragment.get("profile_properties", {})))
+    report = schema["properties"]["report"].setdefault("properties", {})
+    report.update(copy.deepcopy(dict(kind.report_schema)))
     conditions = [*schema.get("allOf", []), *copy.deepcopy(fragment.get("allOf", []))]
     if conditions:
         schema["allOf"] = conditions
@@ -163,22 +156,25 @@ def _kind_of(data: Any, source: str) -> ExperimentKind:
         raise ExperimentConfigError(f"{source}: key 'kind': {exc}") from None
 
 
-PILOT_KEYS = frozenset({"runs", "orders", "datasets"})
-"""What a ``pilot`` profile may change: its reports count conclusions as a provisional
-replication (:func:`redecorate.report.conclusions.comparability`), so it must keep the source's
-protocol and may only run fewer runs, fewer stream orders or a subset of the datasets."""
+PILOT_KEYS = frozenset({"runs", "datasets"})
+"""What a ``pilot`` profile may change of every kind (a kind may add its own, e.g. online's
+stream ``orders``: :attr:`redecorate.kinds.ExperimentKind.pilot_keys`): its reports count
+conclusions as a provisional replication (:func:`redecorate.report.conclusions.comparability`),
+so it must keep the source's protocol and may only run less of it."""
 
 
-def _check_pilot(overlay: Mapping[str, Any] | None, datasets: Iterable[str], source: str) -> None:
+def _check_pilot(overlay: Mapping[str, Any] | None, datasets: Iterable[str], source: str,
+                 kind: ExperimentKind) -> None:
     """Refuse a ``pilot`` profile that changes the protocol, which would make its counted
     conclusions a comparison with a different experiment."""
     if overlay is None:
         return
-    changed = sorted(set(overlay) - PILOT_KEYS)
+    allowed = PILOT_KEYS | set(kind.pilot_keys)
+    changed = sorted(set(overlay) - allowed)
     if changed:
         raise ExperimentConfigError(
             f"{source}: key 'profiles.pilot': a pilot profile keeps the source's protocol and may "
-            f"only set {', '.join(sorted(PILOT_KEYS))}; it sets {', '.join(changed)}. Use another "
+            f"only set {', '.join(sorted(allowed))}; it sets {', '.join(changed)}. Use another "
             "profile name (e.g. 'quick') for a changed protocol"
         )
     extra = sorted(set(overlay.get("datasets") or []) - set(datasets))
@@ -237,7 +233,7 @@ def load_experiment(
             f"profiles.{profile}.datasets",
             source,
         )
-    _check_pilot(profiles.get("pilot"), data["datasets"], source)
+    _check_pilot(profiles.get("pilot"), data["datasets"], source, kind)
     report = dict(data.get("report") or {})
     if "baseline" in report:
         _check_names([report["baseline"]], algorithms, "algorithm", "report.baseline", source)
@@ -257,16 +253,11 @@ def load_experiment(
             f"profile {scale!r} for scale={scale!r}.{did_you_mean(scale, scales)} Available "
             f"scales: {', '.join(scales)}"
         )
-    if kind.name != "passive" and "point_unit" in data:
-        raise ExperimentConfigError(
-            f"{source}: key 'point_unit': only kind passive has learning-curve points; "
-            f"kind {kind.name!r} does not take it"
-        )
     protocol = Protocol.from_experiment(data, scale, points_key=kind.points_key)
-    own = set(kind.schema.get("properties", {}))
-    settings = {k: copy.deepcopy(v) for k, v in data.items() if k in own}
+    own = set(kind.settings.names())
+    values = {k: copy.deepcopy(v) for k, v in data.items() if k in own}
     if scale != "thesis":
-        settings.update({k: v for k, v in (profiles[scale] or {}).items() if k in own})
+        values.update({k: copy.deepcopy(v) for k, v in (profiles[scale] or {}).items() if k in own})
     spec = ExperimentSpec(
         name=data["name"],
         kind=str(data.get("kind", "passive")),
@@ -276,7 +267,7 @@ def load_experiment(
         report=report,
         scale=scale,
         learners=learners,
-        settings=settings,
+        settings=kind.settings.from_mapping(values),
     )
     if kind.check is not None:
         kind.check(spec)
@@ -485,30 +476,18 @@ def slice_experiments(
     return out
 
 
-def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str]) -> dict[str, Any]:
-    """What an experiment's report needs, as one JSON-able mapping (the report rule's params).
-
-    The same keys for every kind: the kind's report reads what it needs, and the named
-    analyses (:mod:`redecorate.report.analyses`) read ``experiment``, ``datasets``,
-    ``algorithm_params``, ``points``, ``published_dir`` and ``analysis_options``.
-    ``disagreements`` is the known-disagreements file beside the published values, if any.
-    """
+def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str]) -> ReportSettings:
+    """What an experiment's report reads (:class:`~redecorate.protocol.settings.ReportSettings`;
+    the report rule's parameter is its JSON). ``disagreements`` is the known-disagreements
+    file beside the published values, if any."""
     published = Path(published_dir)
-    return {
-        "experiment": spec.name,
-        "kind": spec.kind,
-        "scale": spec.scale,
-        "datasets": list(spec.datasets),
-        "algorithms": list(spec.algorithms),
-        "algorithm_params": {name: dict(params) for name, params in spec.algorithms.items()},
-        "points": list(spec.protocol.points),
-        "report": dict(spec.report),
-        "analysis_options": dict(spec.report.get("analysis_options", {})),
-        "published_dir": str(published),
-        "published": [str(published / name) for name in spec.report.get("published", [])],
-        "disagreements": str(notes) if (notes := published / DISAGREEMENTS_FILE).is_file() else None,
-        "settings": dict(spec.settings),
-        # Only for a slice, so the report parameters of whole experiments (and hence what
-        # Snakemake considers up to date) do not change.
-        **({"slice": copy.deepcopy(spec.slice)} if spec.slice is not None else {}),
-    }
+    notes = published / DISAGREEMENTS_FILE
+    return ReportSettings(
+        job=spec.experiment_kind.job_settings(spec), kind=spec.kind, scale=spec.scale,
+        datasets=tuple(spec.datasets),
+        params={name: dict(params) for name, params in spec.algorithms.items()},
+        report=dict(spec.report), published_dir=str(published),
+        published=tuple(str(published / name) for name in spec.report.get("published", [])),
+        disagreements=str(notes) if notes.is_file() else None,
+        slice=copy.deepcopy(spec.slice),
+    )  # fmt: skip

@@ -7,7 +7,7 @@ with, in the file's metadata, its units in order with the rows, CPU seconds and 
 each, the commit of the code and the host. A unit key is the hash of everything the unit's
 records depend on: the kind, the dataset, the unit, the job settings other than the experiment
 name and the other algorithms' entries, and the unit's own algorithm entry
-(:attr:`redecorate.kinds.kind.ExperimentKind.algorithm_settings`). A later run given
+(:attr:`redecorate.kinds.kind.ExperimentKind.key_layout`). A later run given
 ``records_from`` (a directory laid out like ``results/``: ``<experiment>/records/<dataset>/``,
 e.g. the committed records of an unfinished experiment) takes a unit's rows from any earlier
 file holding a unit with the same key, writing its own experiment name into them, and
@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 
 from redecorate.kinds.jobs import run_units
 from redecorate.kinds.kind import ExperimentKind, Unit
+from redecorate.protocol.settings import JobSettings, key_settings
 from redecorate.provenance import canonical_hash
 from redecorate.util import atomic_write
 
@@ -48,7 +49,7 @@ _METADATA_KEY = b"redecorate.job"
 
 def unit_key(kind: ExperimentKind, settings: Mapping[str, Any], unit: Unit, dataset: str) -> str:
     """The hash of everything a unit's records depend on (see the module docstring)."""
-    own = kind.algorithm_settings
+    own = kind.key_layout.algorithms
     shared = {k: v for k, v in settings.items() if k not in ("experiment", own)}
     entry = (settings.get(own) or {}).get(unit.get("algorithm"))
     return canonical_hash({"kind": kind.name, "dataset": dataset, "unit": dict(unit), "settings": shared,
@@ -135,7 +136,7 @@ def kept_units(root: str | os.PathLike[str], dataset: str, prefer: str | None = 
 def run_job_records(
     dataset: Any,
     kind: ExperimentKind,
-    settings: Mapping[str, Any],
+    settings: JobSettings,
     units: Sequence[Unit],
     *,
     records_from: str | os.PathLike[str] | None,
@@ -146,8 +147,9 @@ def run_job_records(
     :func:`write_job_records`."""
     if not units:
         raise ValueError("a job needs at least one unit of work")
-    experiment = settings["experiment"]
-    keys = [unit_key(kind, settings, unit, dataset.name) for unit in units]
+    experiment = settings.experiment
+    keyed = key_settings(kind, settings)
+    keys = [unit_key(kind, keyed, unit, dataset.name) for unit in units]
     kept = kept_units(records_from, dataset.name, prefer=experiment) if records_from else {}
     todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
     for unit, key in zip(units, keys, strict=True):

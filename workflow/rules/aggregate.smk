@@ -21,13 +21,13 @@ def page_target(experiment):
 
 
 def _report_settings(wildcards):
-    return report_settings(EXPERIMENTS[wildcards.experiment], PUBLISHED)
+    return report_settings(EXPERIMENTS[wildcards.experiment], PUBLISHED).to_json()
 
 
 def _report_sources(wildcards):
     """The transcribed values a report compares with: editing one rebuilds the report."""
-    settings = _report_settings(wildcards)
-    return [*settings["published"], *([settings["disagreements"]] if settings["disagreements"] else [])]
+    settings = report_settings(EXPERIMENTS[wildcards.experiment], PUBLISHED)
+    return [*settings.published, *([settings.disagreements] if settings.disagreements else [])]
 
 
 rule combine_records:

@@ -175,7 +175,7 @@ JOB_PLANS = {
     name: plan_experiment(spec, DATASET_REGISTRY, float(config["job_seconds"]))
     for name, spec in EXPERIMENTS.items()
 }
-JOB_SETTINGS = {name: spec.experiment_kind.job_settings(spec) for name, spec in EXPERIMENTS.items()}
+JOB_SETTINGS = {name: spec.experiment_kind.job_settings(spec).to_json() for name, spec in EXPERIMENTS.items()}
 
 DATA = config["data_dir"].rstrip("/")
 # results/<experiment>/ at the thesis scale, results/_scales/<scale>/<experiment>/ otherwise,

@@ -40,7 +40,7 @@ def _provenance_settings(wildcards):
             "folds": spec.protocol.folds,
             "points": list(spec.protocol.points),
             "seed": spec.protocol.seed,
-            "settings": dict(spec.settings),
+            "settings": spec.settings.to_json(),
             "jobs": {dataset: len(chunks) for dataset, chunks in JOB_PLANS[spec.name].items()},
         },
         "experiment_file": str(spec.path),

@@ -17,17 +17,44 @@ import importlib
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
+from redecorate.kinds.kind import (
+    DatasetShape,
+    ExperimentKind,
+    Progress,
+    ReportOutputs,
+    Unit,
+    algorithm_run_units,
+    learner_entry,
+)
+from redecorate.kinds.unit import EncodedDataset, Fold, JobError, Record
+from redecorate.protocol.settings import (
+    JobSettings,
+    KeyLayout,
+    KindSettings,
+    NoSettings,
+    ReportSettings,
+)
 
 __all__ = [
     "KINDS",
     "DatasetShape",
+    "EncodedDataset",
     "ExperimentKind",
+    "Fold",
+    "JobError",
+    "JobSettings",
+    "KeyLayout",
+    "KindSettings",
+    "NoSettings",
     "Progress",
+    "Record",
     "ReportOutputs",
+    "ReportSettings",
     "Unit",
     "UnknownKindError",
+    "algorithm_run_units",
     "get_kind",
+    "learner_entry",
 ]
 
 KINDS: Mapping[str, str] = MappingProxyType({

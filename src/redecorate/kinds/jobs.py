@@ -25,6 +25,8 @@ from typing import Any
 import pandas as pd
 
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
+from redecorate.kinds.unit import run_unit
+from redecorate.protocol.settings import JobSettings
 
 __all__ = [
     "DEFAULT_TARGET_SECONDS",
@@ -78,7 +80,7 @@ def plan_chunks(
 
 def chunk_units(
     kind: ExperimentKind,
-    settings: Mapping[str, Any],
+    settings: JobSettings,
     units: Sequence[Unit],
     shape: DatasetShape,
     target_seconds: float = DEFAULT_TARGET_SECONDS,
@@ -94,7 +96,7 @@ def _unit_text(unit: Unit) -> str:
 def run_units(
     dataset: Any,
     kind: ExperimentKind,
-    settings: Mapping[str, Any],
+    settings: JobSettings,
     units: Sequence[Unit],
     progress: Callable[[str], None] = print,
 ) -> list[tuple[pd.DataFrame, float]]:
@@ -108,7 +110,7 @@ def run_units(
     started = time.perf_counter()
     for i, unit in enumerate(units, start=1):
         cpu = time.process_time()
-        out.append((kind.run_unit(dataset, settings, unit, progress), time.process_time() - cpu))
+        out.append((run_unit(kind, dataset, settings, unit, progress), time.process_time() - cpu))
         elapsed = time.perf_counter() - started
         left = elapsed / i * (len(units) - i)
         progress(

@@ -1,20 +1,25 @@
-"""What an experiment kind is: the four things the workflow needs to know about a family.
+"""What an experiment kind is: the parts the workflow needs to know about a family.
 
 A *kind* (``kind:`` of an experiment file) is one family of experiments of the sources: the
-§4.1 learning curves (``passive``), the Chapter-5 noise studies (``noise``), and later the
-active-learning loops, prequential streams and feature-subset ensembles. The workflow is the
-same for all of them — prepare data, run jobs, combine records, report — so a kind only has
-to say:
+§4.1 learning curves (``passive``), the Chapter-5 noise studies (``noise``), the active
+learning loops of Chapters 6–7 (``active``), Chapter 8's feature-value acquisition
+(``acquisition``), Oza's online ensembles (``online``) and ensembles of feature subsets
+(``feature_subsets``). The workflow is the same for all of them — prepare data, run jobs,
+combine records, report — so a kind only has to say:
 
-1. **its settings**: the YAML keys it adds to the common ones (a JSON-schema fragment,
-   validated together with the rest of the file before any job starts) and which of them
-   a scale profile may override;
-2. **its unit of work**: a pure function ``(dataset, settings, unit) -> records`` where a
-   unit is a small JSON mapping (for ``passive``: one algorithm × one run of k-fold CV);
+1. **its settings**: a frozen dataclass of its own YAML keys with their defaults
+   (:class:`~redecorate.protocol.settings.KindSettings`), the JSON-schema fragments that
+   validate them and its ``report:`` keys before any job starts, and which keys a scale
+   profile (and a ``pilot`` profile) may change;
+2. **its unit of work**: which units an experiment has (``units``), what one costs
+   (``unit_cost``), and how to evaluate one fold of one unit (``evaluate_fold``); the fold
+   loop, error context, progress and record validation are shared
+   (:mod:`redecorate.kinds.unit`);
 3. **the record columns** it adds after the common ones
    (:data:`redecorate.stats.summary.RECORD_COLUMNS`);
-4. **its report**: tables, figures and the reproduced-vs-published comparison written from
-   the combined records.
+4. **its report**: tables and figures written from the combined records, and the
+   reproduced-vs-published comparison returned as one
+   :class:`~redecorate.report.replication_report.ReplicationReport`.
 
 How units are grouped into jobs (:mod:`redecorate.kinds.jobs`) is the same for every kind:
 by estimated cost, so interpreter start-up stays a small share of each job.
@@ -22,12 +27,24 @@ by estimated cost, so interpreter start-up stays a small share of each job.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+from redecorate.protocol.settings import (
+    JobSettings,
+    KeyLayout,
+    KindSettings,
+    NoSettings,
+    ReportSettings,
+)
+
+if TYPE_CHECKING:
+    from redecorate.kinds.unit import Fold, Record
+    from redecorate.report.replication_report import ReplicationReport
 
 __all__ = [
     "DatasetShape",
@@ -35,6 +52,8 @@ __all__ = [
     "Progress",
     "ReportOutputs",
     "Unit",
+    "algorithm_run_units",
+    "learner_entry",
 ]
 
 Unit = Mapping[str, Any]
@@ -59,13 +78,25 @@ class DatasetShape:
 
 @dataclass(frozen=True)
 class ReportOutputs:
-    """Where a kind's report writes (staged paths: renamed into place only on success)."""
+    """Where a kind's report writes its tables and figures (staged directories, renamed
+    into place only when the whole report succeeded)."""
 
     tables: Path
     figures: Path
-    replication_md: Path
-    replication_csv: Path
-    replication_conclusions: Path
+
+
+def learner_entry(spec: Any, label: str) -> dict[str, Any]:
+    """The job entry of an algorithm that is a learner: ``{"params": ...}`` and, when the
+    label is a variant (``decorate_norej``), ``"learner"``: the registry name."""
+    entry: dict[str, Any] = {"params": dict(spec.algorithms[label])}
+    if spec.learner_of(label) != label:
+        entry["learner"] = spec.learner_of(label)
+    return entry
+
+
+def algorithm_run_units(spec: Any) -> list[Unit]:
+    """One unit per (run, algorithm), run-major: more runs only append units."""
+    return [{"algorithm": a, "run": r} for r in spec.runs for a in spec.algorithms]
 
 
 @dataclass(frozen=True)
@@ -75,34 +106,37 @@ class ExperimentKind:
     Attributes:
         name: the ``kind:`` value of experiment files.
         description: one line for error messages and docs.
-        schema: the kind's settings as a JSON-schema fragment: ``properties`` (top-level
-            keys it adds), ``required`` (those it needs), ``profile_properties`` (those a
-            ``profiles:`` entry may override) and optionally ``allOf`` (conditions between
-            them). Merged with ``workflow/schemas/experiment.schema.yaml``.
+        settings: the kind's own YAML keys, a :class:`KindSettings` dataclass (defaults
+            filled when the file is read; ``spec.settings`` and ``job.options`` are one).
+        schema: JSON-schema fragment of those keys: ``properties``, ``required``,
+            ``profile_properties`` (keys a ``profiles:`` entry may override) and optionally
+            ``allOf``. Merged with ``workflow/schemas/experiment.schema.yaml``.
+        report_schema: the ``properties`` the kind adds to the ``report:`` section.
+        pilot_keys: own keys a ``pilot`` profile may change besides runs and datasets
+            (online: ``orders``); a pilot keeps the source's protocol otherwise.
         points_key: the setting that holds the experiment's points (the records' ``point``:
             curve points, noise levels, ...), or None when the kind has no such list.
-        job_settings: ``spec -> dict``: everything a job needs besides its units; it is a
-            rule parameter, so changing it reruns the experiment's jobs and nothing else.
+        algorithm_entry: ``(spec, label) -> dict``: the job entry of one algorithm (default
+            :func:`learner_entry`). A unit's records depend on its own entry, the other job
+            settings and the unit, never on the other algorithms' entries.
         units: ``spec -> [unit, ...]``: the units of work of one dataset, in a fixed order.
-        run_unit: ``(dataset, job_settings, unit, progress) -> records`` (a DataFrame with
-            :data:`~redecorate.stats.summary.RECORD_COLUMNS` and then ``record_columns``).
-            Pure: the same arguments give the same records, whenever and wherever it runs.
-        unit_cost: ``(job_settings, unit, shape) -> float``: estimated CPU seconds of one
-            unit on a dataset of that shape; only job sizes depend on it, never results.
-        report: ``(records, summary, outputs, settings) -> None`` writes the report files.
+        evaluate_fold: ``fold -> records``: one fold of one unit (a
+            :class:`~redecorate.kinds.unit.Fold`) evaluated, as
+            :class:`~redecorate.kinds.unit.Record` rows. Pure: the same arguments give the
+            same records, whenever and wherever it runs.
+        unit_cost: ``(job, unit, shape) -> float``: estimated CPU seconds of one unit on a
+            dataset of that shape; only job sizes depend on it, never results.
+        report: ``(records, summary, outputs, settings) -> ReplicationReport``: writes the
+            tables and figures and returns the reproduced-vs-published comparison, which
+            :func:`redecorate.report.replication_report.write_replication_report` writes.
         check: ``spec -> None``: checks across keys that a schema cannot express; raises
-            :class:`redecorate.config.ConfigError` naming the file and key.
+            :class:`redecorate.config.ExperimentConfigError` naming the file and key.
         check_datasets: ``(spec, entries) -> None``: checks that need the registry's
             declared sizes of the experiment's datasets (``entries``: dataset -> its
-            :class:`redecorate.data.DatasetEntry`), e.g. a batch larger than a dataset's
-            training fold; run when the experiment is read with the registry, so before any
-            job rather than inside one.
+            :class:`redecorate.data.DatasetEntry`); run before any job.
         record_columns: columns the kind's records carry after the common ones.
-        algorithm_settings: the job setting that maps each algorithm label to that
-            algorithm's own settings. A unit's records depend on the other job settings, its
-            own entry and the unit, and on the ``experiment`` setting only as the label written
-            into their ``experiment`` column: so identical units of two experiments (the
-            same system under the same protocol) share records (:mod:`redecorate.job_records`).
+        key_layout: how the kind's job settings were laid out when its first records were
+            keyed (:func:`redecorate.protocol.settings.key_settings`).
         algorithms_are_learners: whether the ``algorithms:`` entries are learners of
             :mod:`redecorate.learners.registry` (checked, with their parameters, before any
             job). A kind whose ``algorithms`` name something else (active-learning systems,
@@ -111,15 +145,27 @@ class ExperimentKind:
 
     name: str
     description: str
-    schema: Mapping[str, Any]
-    job_settings: Callable[[Any], dict[str, Any]]
-    units: Callable[[Any], Sequence[Unit]]
-    run_unit: Callable[[Any, Mapping[str, Any], Unit, Progress], pd.DataFrame]
-    unit_cost: Callable[[Mapping[str, Any], Unit, DatasetShape], float]
-    report: Callable[[pd.DataFrame, pd.DataFrame, ReportOutputs, Mapping[str, Any]], None]
-    points_key: str | None = "points"
+    evaluate_fold: Callable[[Fold], Iterable[Record]]
+    unit_cost: Callable[[JobSettings, Unit, DatasetShape], float]
+    report: Callable[[pd.DataFrame, pd.DataFrame, ReportOutputs, ReportSettings], ReplicationReport]
+    units: Callable[[Any], Sequence[Unit]] = algorithm_run_units
+    settings: type[KindSettings] = NoSettings
+    schema: Mapping[str, Any] = field(default_factory=dict)
+    report_schema: Mapping[str, Any] = field(default_factory=dict)
+    pilot_keys: tuple[str, ...] = ()
+    points_key: str | None = None
+    algorithm_entry: Callable[[Any, str], dict[str, Any]] = learner_entry
     check: Callable[[Any], None] | None = None
     check_datasets: Callable[[Any, Mapping[str, Any]], None] | None = None
-    record_columns: tuple[str, ...] = field(default_factory=tuple)
+    record_columns: tuple[str, ...] = ()
+    key_layout: KeyLayout = field(default_factory=KeyLayout)
     algorithms_are_learners: bool = True
-    algorithm_settings: str = "algorithms"
+
+    def job_settings(self, spec: Any) -> JobSettings:
+        """The :class:`JobSettings` of an experiment of this kind."""
+        return JobSettings(
+            experiment=spec.name, folds=spec.protocol.folds, seed=spec.protocol.seed,
+            points=tuple(spec.protocol.points),
+            algorithms={label: self.algorithm_entry(spec, label) for label in spec.algorithms},
+            options=spec.settings,
+        )  # fmt: skip

@@ -8,9 +8,9 @@ data are corrupted *after* the split, per fold and per level (spec Part 8, C.15)
 with its own D: missing features and feature noise corrupt the training and the test fold,
 class noise only the training fold (:data:`redecorate.corrupt.CORRUPTIONS`).
 
-The unit adds no loop of its own: it hands :func:`redecorate.protocol.job.run_job` a
-``fold_transform`` that corrupts each split, so folds, learner seeds, error handling,
-progress lines and the record schema are exactly those of the passive kind. In the records
+A fold corrupts its split once per level and fits the learner on the whole (corrupted)
+training fold with :func:`redecorate.kinds.fitting.fit_and_score`, so learner seeds, error
+handling and the record schema are those of the passive kind. In the records
 ``point`` is the noise level in %, ``n_train`` the size of the training fold and ``metric``
 ``accuracy``; the experiment name says which corruption it was.
 
@@ -24,88 +24,39 @@ seed the uncorrupted 0 % level gives identical records in all three Chapter 5 ex
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.kinds.passive import algorithm_run_units, learners_of, unit_arguments
-from redecorate.protocol.job import LearnerFactory, run_job
+from redecorate.kinds.fitting import TrainingSet, fit_and_score
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.unit import Fold, Record, run_unit
+from redecorate.protocol.curve import training_order
+from redecorate.protocol.job import point_value
+from redecorate.protocol.seeds import seed_sequence
+from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
 
-__all__ = ["NOISE", "run_noise_job"]
+if TYPE_CHECKING:
+    from redecorate.report.replication_report import ReplicationReport
 
+__all__ = ["NOISE", "NoiseSettings", "run_noise_job"]
 
-def run_noise_job(
-    dataset: Any,
-    *,
-    experiment: str,
-    algorithm: str,
-    params: Mapping[str, Any],
-    run: int,
-    n_folds: int,
-    levels: Sequence[float | int],
-    corruption: str,
-    seed: int,
-    progress: Callable[[str], None] | None = None,
-    learner_factory: LearnerFactory | None = None,
-    learner: str | None = None,
-) -> pd.DataFrame:
-    """Every fold and noise level of one run under ``corruption``; returns the records.
-
-    Args:
-        dataset: a :class:`redecorate.data.Dataset` (``name``, ``X``, ``y``).
-        experiment, algorithm, params, run, n_folds, seed, progress, learner_factory,
-            learner: as for :func:`redecorate.protocol.job.run_job`.
-        levels: noise levels in % (the thesis: 0, 5, …, 40); they become ``point``.
-        corruption: ``missing``, ``class`` or ``feature`` (§5.1.1 items 1–3).
-
-    Class noise flips labels among the classes *present in the whole dataset* (C.17), so
-    a class missing from one training fold remains a possible noisy label.
-    """
-    from redecorate.corrupt import CORRUPTIONS, corrupt_fold, present_classes
-
-    if corruption not in CORRUPTIONS:
-        raise ValueError(f"unknown corruption {corruption!r}; known: {', '.join(CORRUPTIONS)}")
-    classes = present_classes(dataset.y)
-
-    def transform(
-        fold: int,
-        level: float | int,
-        X_train: pd.DataFrame,
-        y_train: pd.Series,
-        X_test: pd.DataFrame,
-        y_test: pd.Series,
-    ) -> tuple[pd.DataFrame, pd.Series, pd.DataFrame, pd.Series]:
-        return corrupt_fold(
-            corruption,
-            X_train,
-            y_train,
-            X_test,
-            y_test,
-            level,
-            seed=seed,
-            dataset=dataset.name,
-            run=run,
-            fold=fold,
-            classes=classes,
-        )
-
-    return run_job(
-        dataset,
-        experiment=experiment,
-        algorithm=algorithm,
-        params=params,
-        run=run,
-        n_folds=n_folds,
-        points=levels,
-        seed=seed,
-        progress=progress,
-        learner_factory=learner_factory,
-        learner=learner,
-        fold_transform=transform,
-    )
-
+COMPARISONS_SCHEMA: dict[str, Any] = {
+    "description": (
+        '"A vs B" tables as in Tables 5.2-5.10 (a and b are entries of algorithms; table is '
+        "the thesis's table number, which selects the published values to compare with)"
+    ),
+    "type": "array",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["a", "b"],
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "table": {"type": "string"}},
+    },
+}
 
 SCHEMA: dict[str, Any] = {
     "required": ["corruption", "levels"],
@@ -124,44 +75,80 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-def _job_settings(spec: Any) -> dict[str, Any]:
-    return {
-        "experiment": spec.name,
-        "n_folds": spec.protocol.folds,
-        "levels": list(spec.protocol.points),
-        "corruption": spec.settings["corruption"],
-        "seed": spec.protocol.seed,
-        "algorithms": learners_of(spec),
-    }
+@dataclass(frozen=True)
+class NoiseSettings(KindSettings):
+    """The noise kind's own key (the levels are the protocol's points).
+
+    Attributes:
+        corruption: ``missing``, ``class`` or ``feature`` (§5.1.1 items 1–3).
+    """
+
+    corruption: str
 
 
-def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
-    return run_noise_job(
-        dataset,
-        **unit_arguments(settings, unit),
-        levels=settings["levels"],
-        corruption=settings["corruption"],
-        progress=progress,
-    )
+def _evaluate_fold(fold: Fold) -> list[Record]:
+    """Every noise level of one fold: the split corrupted at that level (each set with its
+    own draw, keyed by level and part, never by the algorithm), the learner trained on the
+    whole corrupted training fold and tested on the (possibly corrupted) test fold.
+
+    Class noise flips labels among the classes *present in the whole dataset* (C.17), so a
+    class missing from one training fold remains a possible noisy label.
+    """
+    from redecorate.corrupt import corrupt_fold, present_classes
+
+    job, dataset = fold.job, fold.dataset
+    # The training fold in its fixed random order (the corruption draws follow the rows).
+    order = training_order(fold.train, seed_sequence(job.seed, "order", dataset.name, fold.run, fold.index))
+    X_train, y_train = dataset.X.iloc[order], dataset.y.iloc[order]
+    X_test, y_test = dataset.X.iloc[fold.test], dataset.y.iloc[fold.test]
+    classes = present_classes(dataset.y)
+    records = []
+    for level in job.points:
+        where = fold.where(point=f"{level}%", n_train=len(order))
+        data = corrupt_fold(job.options.corruption, X_train, y_train, X_test, y_test, level, seed=job.seed,
+                            dataset=dataset.name, run=fold.run, fold=fold.index, classes=classes)  # fmt: skip
+        records += fit_and_score(fold, point_value(level), len(order),
+                                 TrainingSet(X=data[0], y=data[1], X_test=data[2], y_test=data[3]),
+                                 where=where)  # fmt: skip
+    return records
 
 
-def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
+def run_noise_job(dataset: Any, *, experiment: str, algorithm: str, params: Mapping[str, Any], run: int,
+                  n_folds: int, levels: Sequence[float | int], corruption: str, seed: int,
+                  progress: Callable[[str], None] | None = None,
+                  learner_factory: Callable[[str, Mapping[str, Any], int], Any] | None = None,
+                  learner: str | None = None) -> pd.DataFrame:
+    """One noise unit outside the workflow (notebooks, tests): every fold and noise level of
+    one run of ``algorithm`` under ``corruption``; the records a workflow job computes."""
+    from redecorate.corrupt import CORRUPTIONS
+
+    if corruption not in CORRUPTIONS:
+        raise ValueError(f"unknown corruption {corruption!r}; known: {', '.join(CORRUPTIONS)}")
+    entry: dict[str, Any] = {"params": dict(params)}
+    if learner is not None and learner != algorithm:
+        entry["learner"] = learner
+    job = JobSettings(experiment=experiment, folds=n_folds, seed=seed, points=tuple(levels),
+                      algorithms={algorithm: entry}, options=NoiseSettings(corruption=corruption))  # fmt: skip
+    return run_unit(NOISE, dataset, job, {"algorithm": algorithm, "run": run},
+                    progress or (lambda line: print(line, file=sys.stderr, flush=True)),
+                    learner_factory=learner_factory)  # fmt: skip
+
+
+def _unit_cost(settings: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     """Every level trains on the whole training fold."""
     from redecorate.learners.registry import estimated_fit_seconds
 
-    entry = settings["algorithms"][unit["algorithm"]]
-    k = settings["n_folds"]
+    entry = settings.algorithms[unit["algorithm"]]
+    k = settings.folds
     n_train = shape.n_instances * (k - 1) / k
     one = estimated_fit_seconds(entry.get("learner", unit["algorithm"]), entry["params"], n_train,
                                 shape.n_attributes)  # fmt: skip
-    return k * len(settings["levels"]) * one
+    return k * len(settings.points) * one
 
 
-def _report(
-    records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs, settings: Mapping[str, Any]
-) -> None:
+def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
+            settings: ReportSettings) -> ReplicationReport:
     """Tables 5.2–5.10 in the thesis's layout, Figures 5.1–5.3 and reproduced vs published."""
-    from redecorate.report.conclusions import mark_comparability
     from redecorate.report.noise import (
         load_published,
         noise_comparison_tables,
@@ -172,38 +159,34 @@ def _report(
         write_noise_figures,
         write_noise_tables,
     )
+    from redecorate.report.replication_report import ReplicationReport
 
     tables = noise_comparison_tables(
-        records, list(settings["report"].get("comparisons", [])),
-        corruption=settings["settings"]["corruption"], datasets=settings["datasets"],
-        levels=settings["points"], experiment=settings["experiment"],
+        records, list(settings.report.get("comparisons", [])), corruption=settings.options.corruption,
+        datasets=list(settings.datasets), levels=settings.points, experiment=settings.experiment,
     )  # fmt: skip
     print(f"{len(write_noise_tables(tables, out.tables))} table files")
-    written = write_noise_figures(
-        records, out.figures, settings["algorithms"], experiment=settings["experiment"]
-    )
+    written = write_noise_figures(records, out.figures, settings.algorithms, experiment=settings.experiment)
     print(f"{len(written)} figure files")
-    published_cells, published_summary = load_published(settings["published"])
+    published_cells, published_summary = load_published(list(settings.published))
     replication = replication_frame(tables, published_cells)
-    text = render_replication(
-        tables, replication, published_summary, experiment=settings["experiment"],
-        scale=settings["scale"],
-    )  # fmt: skip
-    out.replication_md.write_text(text, encoding="utf-8")
-    replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    comparable, _ = replication_comparability(replication, settings["scale"])
-    conclusions = mark_comparability(noise_conclusions(tables, replication, published_summary), comparable)
-    conclusions.to_csv(out.replication_conclusions, index=False, lineterminator="\n")
+    text = render_replication(tables, replication, published_summary, experiment=settings.experiment,
+                              scale=settings.scale)  # fmt: skip
+    comparable, _ = replication_comparability(replication, settings.scale)
+    return ReplicationReport(markdown=text, cells=replication,
+                             conclusions=noise_conclusions(tables, replication, published_summary),
+                             comparable=comparable)  # fmt: skip
 
 
 NOISE = ExperimentKind(
     name="noise",
     description="Chapter 5: learners trained on whole folds corrupted at noise levels",
+    settings=NoiseSettings,
     schema=SCHEMA,
-    job_settings=_job_settings,
-    units=algorithm_run_units,
-    run_unit=_run_unit,
+    report_schema={"comparisons": COMPARISONS_SCHEMA},
+    evaluate_fold=_evaluate_fold,
     unit_cost=_unit_cost,
     report=_report,
     points_key="levels",
+    key_layout=KeyLayout(points="levels"),
 )

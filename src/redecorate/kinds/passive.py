@@ -1,7 +1,7 @@
 """Kind ``passive``: §4.1 learning curves (Chapter 4 and its studies).
 
 Unit of work: one algorithm × one run of k-fold cross-validation, every fold and curve point
-(:func:`redecorate.protocol.job.run_job`). Report: "baseline vs others" comparison tables in
+(:func:`_evaluate_fold`, :func:`run_job` outside the workflow). Report: "baseline vs others" comparison tables in
 the thesis's layout (Tables 4.2–4.5), scatter plots and learning curves (Figures 4.1–4.6),
 named analyses (the §4.4 and §4.5 studies) and reproduced vs published
 (:mod:`redecorate.report.replication`).
@@ -9,16 +9,25 @@ named analyses (the §4.4 and §4.5 studies) and reproduced vs published
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.protocol.curve import curve_sizes
-from redecorate.protocol.job import METRICS, run_job, wants_pool
+from redecorate.kinds.fitting import TrainingSet, fit_and_score
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.unit import Fold, Record, run_unit
+from redecorate.protocol.curve import curve_sizes, training_order
+from redecorate.protocol.job import METRICS, JobError, point_value, wants_pool
+from redecorate.protocol.seeds import seed_sequence
+from redecorate.protocol.settings import JobSettings, KindSettings, ReportSettings
 
-__all__ = ["PASSIVE", "algorithm_run_units", "learners_of", "unit_arguments"]
+if TYPE_CHECKING:
+    from redecorate.report.replication_report import ReplicationReport
+
+__all__ = ["PASSIVE", "PassiveSettings", "run_job"]
 
 THESIS_SCATTER_POINTS = (1, 20)
 """Figures 4.1–4.4 show 1 % and 20 %."""
@@ -83,85 +92,96 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-def learners_of(spec: Any) -> dict[str, dict[str, Any]]:
-    """Algorithm label -> ``{"params": ..., "learner": registry name}`` (learner only when the
-    label is a variant), the form every learner-based kind passes to its jobs."""
-    out = {}
-    for label, params in spec.algorithms.items():
-        entry: dict[str, Any] = {"params": dict(params)}
-        if spec.learner_of(label) != label:
-            entry["learner"] = spec.learner_of(label)
-        out[label] = entry
-    return out
+@dataclass(frozen=True)
+class PassiveSettings(KindSettings):
+    """The passive kind's own keys (the curve points are the protocol's ``points``).
+
+    Attributes:
+        point_unit: ``percent`` of the training fold (§4.1) or a number of ``examples``
+            (Table 4.7); not a profile key: a profile changes how much is run, never what a
+            point means.
+        metrics: record metrics of each (fold, point) (:data:`redecorate.protocol.job.METRICS`).
+    """
+
+    point_unit: str = "percent"
+    metrics: tuple[str, ...] = ("accuracy",)
 
 
-def algorithm_run_units(spec: Any) -> list[Unit]:
-    """One unit per (run, algorithm), run-major: more runs only append units."""
-    return [{"algorithm": a, "run": r} for r in spec.runs for a in spec.algorithms]
+def _evaluate_fold(fold: Fold) -> list[Record]:
+    """Every curve point of one fold: the prefix of the fold's fixed random order of that size
+    is labeled and trained on; with a pool-based DECORATE variant the rest of the training
+    fold is ``U`` (§4.6.1), so such curves stop below 100 % as the dissertation's do."""
+    job, options = fold.job, fold.job.options
+    if fold.first and getattr(fold.dataset, "weights", None) is not None:
+        # None of the thesis datasets carries ARFF instance weights; say so rather than
+        # silently treating a weighted dataset as unweighted.
+        fold.progress(f"[{job.experiment}] {fold.dataset.name}: instance weights are ignored")
+    order = training_order(fold.train, seed_sequence(job.seed, "order", fold.dataset.name, fold.run, fold.index))
+    try:
+        sizes = curve_sizes(len(order), job.points, options.point_unit)
+    except ValueError as exc:  # e.g. 30 examples asked of a 27-example fold
+        raise JobError(f"{fold.where()}: {exc}") from exc
+    pool = wants_pool(fold.entry["params"])
+    unit = "%" if options.point_unit == "percent" else " examples"
+    records = []
+    for point, n_train in zip(job.points, sizes, strict=True):
+        data = (TrainingSet(X=fold.dataset.X.iloc[order[:n_train]], y=fold.dataset.y.iloc[order[:n_train]],
+                            X_test=fold.dataset.X.iloc[fold.test], y_test=fold.dataset.y.iloc[fold.test],
+                            pool=fold.dataset.X.iloc[order[n_train:]])
+                if pool else TrainingSet(rows=order[:n_train]))  # fmt: skip
+        where = fold.where(point=f"{point}{unit}", n_train=n_train)
+        records += fit_and_score(fold, point_value(point), int(n_train), data, metrics=options.metrics,
+                                 where=where)  # fmt: skip
+    return records
 
 
-def _job_settings(spec: Any) -> dict[str, Any]:
-    settings: dict[str, Any] = {
-        "experiment": spec.name,
-        "n_folds": spec.protocol.folds,
-        "points": list(spec.protocol.points),
-        "seed": spec.protocol.seed,
-        "algorithms": learners_of(spec),
-    }
-    if spec.metrics != ("accuracy",):
-        settings["metrics"] = list(spec.metrics)
-    if spec.protocol.point_unit != "percent":
-        settings["point_unit"] = spec.protocol.point_unit
-    return settings
+def run_job(dataset: Any, *, experiment: str, algorithm: str, params: Mapping[str, Any], run: int,
+            n_folds: int, points: Sequence[float | int], seed: int,
+            progress: Callable[[str], None] | None = None,
+            learner_factory: Callable[[str, Mapping[str, Any], int], Any] | None = None,
+            learner: str | None = None, metrics: Sequence[str] = ("accuracy",),
+            point_unit: str = "percent") -> pd.DataFrame:
+    """One passive unit outside the workflow (notebooks, tests): every fold and curve point
+    of one run of ``algorithm`` (registry name ``learner``, default the label) on ``dataset``.
+
+    The records are those a workflow job computes for the same settings; ``learner_factory``
+    (``(name, params, random_state) -> estimator``) replaces the registry, e.g. with a
+    recording stand-in. Raises :class:`JobError` naming where a learner failed.
+    """
+    entry: dict[str, Any] = {"params": dict(params)}
+    if learner is not None and learner != algorithm:
+        entry["learner"] = learner
+    job = JobSettings(experiment=experiment, folds=n_folds, seed=seed, points=tuple(points),
+                      algorithms={algorithm: entry},
+                      options=PassiveSettings(point_unit=point_unit, metrics=tuple(metrics)))  # fmt: skip
+    return run_unit(PASSIVE, dataset, job, {"algorithm": algorithm, "run": run},
+                    progress or _stderr, learner_factory=learner_factory)  # fmt: skip
 
 
-def unit_arguments(settings: Mapping[str, Any], unit: Unit) -> dict[str, Any]:
-    """The arguments of :func:`~redecorate.protocol.job.run_job` that every learner-based unit
-    (one algorithm × one run of k-fold CV) passes the same way."""
-    entry = settings["algorithms"][unit["algorithm"]]
-    return {
-        "experiment": settings["experiment"],
-        "algorithm": unit["algorithm"],
-        "params": entry["params"],
-        "learner": entry.get("learner"),
-        "run": int(unit["run"]),
-        "n_folds": settings["n_folds"],
-        "seed": settings["seed"],
-    }
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
-def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
-    return run_job(
-        dataset,
-        **unit_arguments(settings, unit),
-        points=settings["points"],
-        metrics=settings.get("metrics", ("accuracy",)),
-        point_unit=settings.get("point_unit", "percent"),
-        progress=progress,
-    )
-
-
-def _training_sizes(settings: Mapping[str, Any], shape: DatasetShape) -> list[float]:
+def _training_sizes(settings: JobSettings, shape: DatasetShape) -> list[float]:
     """Training-set sizes of one fold's curve (estimated on the mean training fold)."""
-    k = settings["n_folds"]
+    k = settings.folds
     n_train = max(1, round(shape.n_instances * (k - 1) / k))
     try:
-        return [float(n) for n in curve_sizes(n_train, settings["points"],
-                                              settings.get("point_unit", "percent"))]
+        return [float(n) for n in curve_sizes(n_train, settings.points, settings.options.point_unit)]
     except ValueError:  # more examples than a fold has: the job will say so; size it small
         return [float(n_train)]
 
 
-def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
+def _unit_cost(settings: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     from redecorate.learners.registry import estimated_fit_seconds
 
-    entry = settings["algorithms"][unit["algorithm"]]
+    entry = settings.algorithms[unit["algorithm"]]
     learner = entry.get("learner", unit["algorithm"])
     per_fold = sum(
         estimated_fit_seconds(learner, entry["params"], n, shape.n_attributes)
         for n in _training_sizes(settings, shape)
     )
-    return settings["n_folds"] * per_fold
+    return settings.folds * per_fold
 
 
 def _check(spec: Any) -> None:
@@ -176,7 +196,7 @@ def _check(spec: Any) -> None:
     protocol = spec.protocol
     # Points in examples leave a pool unless they take the whole fold; a point beyond the
     # fold already fails its job with a message, so only percentages are checked here.
-    if protocol.point_unit != "percent" or max(protocol.points) < 100:
+    if spec.settings.point_unit != "percent" or max(protocol.points) < 100:
         return
     for label, params in spec.algorithms.items():
         if wants_pool(params):
@@ -188,59 +208,51 @@ def _check(spec: Any) -> None:
             )
 
 
-def _report(
-    records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs, settings: Mapping[str, Any]
-) -> None:
+def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
+            settings: ReportSettings) -> ReplicationReport:
     """Comparison tables, figures, analyses and reproduced vs published."""
     from redecorate.report.analyses import run_analyses
     from redecorate.report.figures import write_figures
     from redecorate.report.friedman import write_friedman
     from redecorate.report.published import read_published, table_numbers
-    from redecorate.report.replication import write_replication
+    from redecorate.report.replication import replication_report
     from redecorate.report.tables import write_comparison_tables
 
-    baseline = settings["report"].get("baseline")
-    others = list(settings["report"].get("others", []))
-    points = settings["points"]
+    baseline = settings.report.get("baseline")
+    others = list(settings.report.get("others", []))
+    points = settings.points
     if baseline and others:
-        numbers = table_numbers(read_published(settings["published"])) if settings["published"] else {}
+        numbers = table_numbers(read_published(list(settings.published))) if settings.published else {}
         written = write_comparison_tables(
-            records, out.tables, baseline, others, datasets=settings["datasets"], points=points,
-            experiment=settings["experiment"], table_numbers=numbers,
+            records, out.tables, baseline, others, datasets=list(settings.datasets), points=points,
+            experiment=settings.experiment, table_numbers=numbers,
         )  # fmt: skip
         print(f"{len(written)} table files")
         scatter = [p for p in THESIS_SCATTER_POINTS if p in points] or points[:1]
-        written = write_figures(
-            records, out.figures, baseline, others, scatter_points=scatter,
-            experiment=settings["experiment"],
-        )  # fmt: skip
+        written = write_figures(records, out.figures, baseline, others, scatter_points=scatter,
+                                experiment=settings.experiment)  # fmt: skip
         print(f"{len(written)} figure files")
     else:
         print("no report.baseline/others in the experiment file: no comparison tables or figures")
-    algorithms = list(settings["algorithms"])
-    if len(algorithms) >= 3 and len(settings["datasets"]) >= 2:
-        written = write_friedman(records, out.tables, out.figures, algorithms=algorithms,
-                                 experiment=settings["experiment"])  # fmt: skip
+    if len(settings.algorithms) >= 3 and len(settings.datasets) >= 2:
+        written = write_friedman(records, out.tables, out.figures, algorithms=settings.algorithms,
+                                 experiment=settings.experiment)  # fmt: skip
         print(f"Friedman test and critical-difference diagram: {len(written)} files")
-    analyses = list(settings["report"].get("analyses", []))
+    analyses = list(settings.report.get("analyses", []))
     if analyses:
         written = run_analyses(analyses, records, out.tables, out.figures, settings)
         print(f"analyses {', '.join(analyses)}: {len(written)} files")
-    # write_replication names its files as ReportOutputs stages them (one directory).
-    write_replication(
-        summary, settings["published"] or settings["published_dir"], out.replication_md.parent,
-        records=records, experiment=settings["experiment"], scale=settings["scale"],
-        disagreements=settings.get("disagreements"),
-    )  # fmt: skip
+    return replication_report(summary, list(settings.published) or settings.published_dir, records=records,
+                              experiment=settings.experiment, scale=settings.scale,
+                              disagreements=settings.disagreements)  # fmt: skip
 
 
 PASSIVE = ExperimentKind(
     name="passive",
     description="§4.1 learning curves: algorithms × runs of k-fold CV × curve points",
+    settings=PassiveSettings,
     schema=SCHEMA,
-    job_settings=_job_settings,
-    units=algorithm_run_units,
-    run_unit=_run_unit,
+    evaluate_fold=_evaluate_fold,
     unit_cost=_unit_cost,
     report=_report,
     points_key="points",

@@ -12,13 +12,15 @@ class lands in consecutive folds after the previous class rather than always in 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from redecorate.protocol.seeds import seed_sequence
 from redecorate.util import SeedLike, as_generator
 
-__all__ = ["stratified_folds"]
+__all__ = ["run_folds", "stratified_folds"]
 
 def stratified_folds(
     y: Sequence | np.ndarray | pd.Series, n_folds: int, seed: SeedLike
@@ -52,3 +54,9 @@ def stratified_folds(
     return [
         (everything[fold_of != k], everything[fold_of == k]) for k in range(int(n_folds))
     ]
+
+
+def run_folds(dataset: Any, n_folds: int, *, run: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The folds of ``run`` of a dataset (``name``, ``y``): they depend only on (experiment
+    seed, dataset, run), never on the algorithm, so every algorithm of a run is paired."""
+    return stratified_folds(dataset.y, n_folds, seed_sequence(seed, "folds", dataset.name, run))

@@ -5,7 +5,8 @@ an output directory, and returns the paths it wrote):
 
 * :func:`write_comparison_tables`: Tables 4.2–4.5 layout, Markdown/LaTeX/CSV;
 * :func:`write_figures`: Figures 4.1–4.4 (scatter) and 4.5–4.6 (learning curves), PNG/PDF;
-* :func:`write_replication`: reproduced vs published cells and conclusions.
+* :func:`replication_report`: reproduced vs published cells and conclusions (a value;
+  :func:`~redecorate.report.replication_report.write_replication_report` writes it).
 
 The names below are imported on first use (module ``__getattr__``), not with the package:
 the workflow reads ``report.published`` and ``report.status`` when it parses, and importing
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
         compare_cells,
         difference_summary,
         load_published,
-        write_replication,
+        replication_report,
     )
     from redecorate.report.tables import (
         ComparisonTable,
@@ -44,7 +45,7 @@ _EXPORTS = {
     "compare_cells": "replication",
     "difference_summary": "replication",
     "load_published": "replication",
-    "write_replication": "replication",
+    "replication_report": "replication",
     "ComparisonTable": "tables",
     "comparison_table": "tables",
     "render_latex": "tables",
@@ -67,7 +68,7 @@ __all__ = [
     "table_frame",
     "write_comparison_tables",
     "write_figures",
-    "write_replication",
+    "replication_report",
 ]
 
 __getattr__ = lazy_exports(__name__, _EXPORTS)

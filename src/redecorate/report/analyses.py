@@ -10,10 +10,10 @@ this package, imported only when asked for.
 Every analysis has the signature ``analysis(records, tables_dir, figures_dir, settings)``
 and returns the paths it wrote. ``records`` are the experiment's long-form records,
 ``tables_dir``/``figures_dir`` the (staged) output directories of rule
-``report_experiment``, ``settings`` the rule's report settings (``experiment``,
-``datasets``, ``algorithms``, ``algorithm_params`` (label -> learner parameters),
-``points``, ``published``, and the analysis's own options under
-``settings["analysis_options"][name]``).
+``report_experiment``, ``settings`` the experiment's
+:class:`~redecorate.protocol.settings.ReportSettings` (``experiment``, ``datasets``,
+``algorithms``, ``params`` (label -> learner parameters), ``points``, ``published``, and the
+analysis's own options under ``settings.analysis_options[name]``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from redecorate.protocol.settings import ReportSettings
 
 Analysis = Callable[[pd.DataFrame, Path, Path, Mapping[str, Any]], list[Path]]
 
@@ -50,7 +52,7 @@ def run_analyses(
     records: pd.DataFrame,
     tables_dir: Path,
     figures_dir: Path,
-    settings: Mapping[str, Any],
+    settings: ReportSettings,
 ) -> list[Path]:
     """Run each named analysis in order; returns every path written."""
     written: list[Path] = []

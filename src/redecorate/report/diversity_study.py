@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
+from redecorate.protocol.settings import ReportSettings
 from redecorate.report.published import pivot_statistics, read_published
 from redecorate.report.tables import display_name, markdown_table
 from redecorate.stats.comparison import compare_algorithms
@@ -67,13 +68,13 @@ QUANTITIES: tuple[str, ...] = ("ensemble_error_reduction", "base_error_reduction
 _OBS_KEYS = ["dataset", "run", "fold", "point"]
 
 
-def _options(settings: Mapping[str, Any], name: str) -> dict[str, Any]:
-    return dict((settings.get("analysis_options") or {}).get(name) or {})
+def _options(settings: ReportSettings, name: str) -> dict[str, Any]:
+    return dict(settings.analysis_options.get(name) or {})
 
 
-def _published_path(settings: Mapping[str, Any], options: Mapping[str, Any], default: str) -> Path:
+def _published_path(settings: ReportSettings, options: Mapping[str, Any], default: str) -> Path:
     """``analysis_options.NAME.published`` (a file in published_dir), else ``default``."""
-    return Path(settings["published_dir"]) / str(options.get("published", default))
+    return Path(settings.published_dir) / str(options.get("published", default))
 
 
 def _metric(
@@ -221,7 +222,7 @@ def _fmt_p(p: float) -> str:
 
 
 def diversity_correlation(
-    records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: Mapping[str, Any]
+    records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: ReportSettings
 ) -> list[Path]:
     """E4.4a: write ``diversity_correlation.csv`` and ``.md`` into ``tables_dir``.
 
@@ -236,7 +237,7 @@ def diversity_correlation(
         records,
         base=base,
         algorithms=options.get("algorithms"),
-        experiment=settings.get("experiment"),
+        experiment=settings.experiment,
     )
     path = _published_path(settings, options, PUBLISHED_SPEARMAN_FILE)
     published = published_spearman(path)
@@ -259,7 +260,7 @@ def diversity_correlation(
             ["Diversity vs", "n", "ρ", "p", "ρ (thesis)", "p (thesis)", "ρ − thesis"], body
         )
         + f"\nPooled over every (dataset, run, fold, point, ensemble) of experiment "
-        f"`{settings.get('experiment')}`: {obs['dataset'].nunique()} datasets, "
+        f"`{settings.experiment}`: {obs['dataset'].nunique()} datasets, "
         f"{obs['point'].nunique()} curve points, ensembles {', '.join(variants)}; base learner "
         f"`{base}` (J48 = DECORATE's first member, on the same training set). Diversity is "
         "Eq. 3.2 on the test fold; ensemble error reduction = members' mean test error − "
@@ -298,7 +299,7 @@ def _cell(w: float, l: float) -> str:  # noqa: E741 - the thesis's W and L
 
 
 def diversity_win_loss(
-    records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: Mapping[str, Any]
+    records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: ReportSettings
 ) -> list[Path]:
     """E4.4b: Table 4.7 as ``diversity_win_loss.csv``/``.md`` (+ per-point and per-dataset CSVs).
 
@@ -316,7 +317,7 @@ def diversity_win_loss(
     baseline = str(options.get("baseline", "decorate"))
     others = [str(o) for o in options.get("others", ["bagging", "adaboost"])]
     alpha = float(options.get("alpha", 0.05))
-    experiment = settings.get("experiment")
+    experiment = settings.experiment
     path = _published_path(settings, options, PUBLISHED_TABLE_4_7_FILE)
     published = published_win_loss(path, "diversity")
 

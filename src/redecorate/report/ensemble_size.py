@@ -10,7 +10,7 @@ stricter, the smallest size from which every larger size stays within it (a curv
 touches the plateau early and then dips is not yet level).
 
 Each experiment label is one ensemble size; the size is read from the label's learner
-parameters (``settings["algorithm_params"][label]["ensemble_size"]``), never parsed from the
+parameters (``settings.params[label]["n_estimators"]``), never parsed from the
 label, so labels are free-form and a label that is not a sized DECORATE variant is ignored.
 The size on the x axis is the *desired* size C_size: DECORATE may stop short of it when
 I_max is reached, so the tables also report the mean number of members actually fitted
@@ -33,6 +33,7 @@ import matplotlib.style
 import numpy as np
 import pandas as pd
 
+from redecorate.protocol.settings import ReportSettings
 from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
 from redecorate.report.tables import markdown_table, point_label
 from redecorate.stats.summary import check_records
@@ -68,12 +69,13 @@ _EPS = 1e-9  # float slack so that "exactly tolerance below the best" counts as 
 def ensemble_sizes(
     algorithm_params: Mapping[str, Mapping[str, Any]],
     algorithms: Sequence[str] | None = None,
-    key: str = "ensemble_size",
+    keys: Sequence[str] = ("n_estimators", "ensemble_size"),
 ) -> dict[str, int]:
     """Label -> desired ensemble size, from each label's learner parameters, sorted by size.
 
     ``algorithms`` restricts (and must name labels with a size); by default every label
-    whose parameters set ``key`` is used and the others (e.g. ``j48: {}``) are skipped.
+    whose parameters set one of ``keys`` (the scikit-learn name, then the name it had before)
+    is used and the others (e.g. ``j48: {}``) are skipped.
     Two labels with the same size would make the curve ambiguous, so that is an error.
     """
     labels = list(algorithm_params) if algorithms is None else list(algorithms)
@@ -82,9 +84,10 @@ def ensemble_sizes(
         params = algorithm_params.get(label)
         if params is None:
             raise ValueError(f"ensemble_size_curve: algorithm {label!r} is not in the experiment")
-        if key not in params:
+        key = next((k for k in keys if k in params), None)
+        if key is None:
             if algorithms is not None:
-                raise ValueError(f"ensemble_size_curve: algorithm {label!r} sets no {key!r}")
+                raise ValueError(f"ensemble_size_curve: algorithm {label!r} sets no {keys[0]!r}")
             continue
         sizes[label] = int(params[key])
     seen: dict[int, str] = {}
@@ -350,11 +353,11 @@ def _sem_note(frame: pd.DataFrame) -> str:
     )
 
 
-def _point(settings: Mapping[str, Any], options: Mapping[str, Any]) -> float:
+def _point(settings: ReportSettings, options: Mapping[str, Any]) -> float:
     """The curve point to plot: the option, the experiment's only point, or 20 (§4.5)."""
     if "point" in options:
         return float(options["point"])
-    points = list(settings.get("points") or [])
+    points = settings.points
     if len(points) == 1:
         return float(points[0])
     if any(math.isclose(float(p), 20.0) for p in points):
@@ -369,7 +372,7 @@ def ensemble_size_curve(
     records: pd.DataFrame,
     tables_dir: Path,
     figures_dir: Path,
-    settings: Mapping[str, Any],
+    settings: ReportSettings,
 ) -> list[Path]:
     """Analysis ``ensemble_size_curve`` (Figure 4.7): accuracy against ensemble size.
 
@@ -378,21 +381,21 @@ def ensemble_size_curve(
     ``algorithms`` (labels to use, default every label with an ``ensemble_size``).
     Returns the paths written.
     """
-    options = dict((settings.get("analysis_options") or {}).get("ensemble_size_curve") or {})
+    options = dict(settings.analysis_options.get("ensemble_size_curve") or {})
     unknown = set(options) - {"tolerance", "point", "algorithms"}
     if unknown:
         raise ValueError(f"ensemble_size_curve: unknown option(s) {sorted(unknown)}")
     tolerance = float(options.get("tolerance", DEFAULT_TOLERANCE))
     point = _point(settings, options)
-    sizes = ensemble_sizes(settings["algorithm_params"], options.get("algorithms"))
-    experiment = settings.get("experiment")
+    sizes = ensemble_sizes(settings.params, options.get("algorithms"))
+    experiment = settings.experiment
     frame = accuracy_by_size(records, sizes, point, experiment=experiment)
     if frame.empty:
         raise ValueError(
             f"ensemble_size_curve: no {', '.join(sizes)} records at point {point:g}; "
             f"the records have points {sorted(records['point'].unique())}"
         )
-    datasets = list(settings.get("datasets") or sorted(frame["dataset"].unique()))
+    datasets = list(settings.datasets or sorted(frame["dataset"].unique()))
     datasets += [d for d in sorted(frame["dataset"].unique()) if d not in datasets]
     levels = level_off_table(frame, datasets, tolerance)
 

@@ -43,6 +43,7 @@ from redecorate.report.published import (
     read_published,
     split_comparison,
 )
+from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import THESIS_DATASETS, display_name, markdown_table, point_label
 from redecorate.stats.comparison import (
     compare_algorithms,
@@ -61,7 +62,7 @@ __all__ = [
     "difference_summary",
     "check_conclusions",
     "render_replication_markdown",
-    "write_replication",
+    "replication_report",
 ]
 
 PUBLISHED_CELLS_FILE = "ch4_tables_4.2-4.5.tsv"
@@ -680,10 +681,9 @@ def render_replication_markdown(
     return "\n".join(out)
 
 
-def write_replication(
+def replication_report(
     summary: pd.DataFrame,
     published: str | PathLike[str] | Iterable[str | PathLike[str]],
-    out_dir: str | PathLike[str],
     *,
     records: pd.DataFrame | None = None,
     metric: str = "accuracy",
@@ -692,8 +692,10 @@ def write_replication(
     dataset_aliases: Mapping[str, str] | None = None,
     scale: str | None = None,
     disagreements: str | PathLike[str] | None = None,
-) -> list[Path]:
-    """Write ``replication.csv``, ``replication_conclusions.csv`` and ``replication.md``.
+) -> ReplicationReport:
+    """Reproduced vs published cells, conclusions and Markdown (``replication.{csv,md}``,
+    ``replication_conclusions.csv`` once written by
+    :func:`~redecorate.report.replication_report.write_replication_report`).
 
     With ``scale`` (the workflow passes the run's), a run that is not the thesis protocol on
     every published dataset is marked *not comparable*: a banner in the Markdown and
@@ -705,7 +707,7 @@ def write_replication(
     dataset, algorithm, point, mean). ``published`` is the directory ``config/published``
     (Tables 4.2–4.5) or the list of published TSVs of the experiment (its
     ``report.published`` entries). Pass the long-form ``records`` as well, otherwise the
-    reproduced Sig. W/D/L cannot be computed and ``holds`` stays NA. Returns the paths.
+    reproduced Sig. W/D/L cannot be computed and ``holds`` stays NA.
     """
     paths_in = _published_paths(published)
     rows = read_published(paths_in)
@@ -733,16 +735,10 @@ def write_replication(
         reproduced = set(summary["dataset"].replace(dict(dataset_aliases or {})))
         comparable, why = comparability(scale, published_datasets, reproduced)
         conclusions = mark_comparability(conclusions, comparable)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "replication.csv", out / "replication_conclusions.csv", out / "replication.md"]
-    cells.to_csv(paths[0], index=False, lineterminator="\n")
-    conclusions.to_csv(paths[1], index=False, lineterminator="\n")
     used = set(pub_cells["table"]) | set(pub_summary["table"])
     tables = rows.groupby("source")["table"].agg(set)
     sources = [path.name if tables.get(path.name, set()) & used
                else f"{path.name} (nothing for this report)" for path in paths_in]  # fmt: skip
     text = render_replication_markdown(cells, differences, conclusions, sources=sources,
                                        scale=scale, comparable=(comparable, why))  # fmt: skip
-    paths[2].write_text(text, encoding="utf-8")
-    return paths
+    return ReplicationReport(markdown=text, cells=cells, conclusions=conclusions)

@@ -8,22 +8,16 @@ but a left-out algorithm only leaves rows out. So, whatever the kind, the report
 starts with what the slice kept and left out, names the published tables that need what
 was left out (a table needs an algorithm label named in its ``system`` or ``comparison``
 column, and a dataset in its ``dataset`` column), and marks those tables' conclusions not
-comparable.
+comparable (:func:`redecorate.report.replication_report.write_replication_report`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from redecorate.report.conclusions import mark_comparability
-from redecorate.report.published import read_published
-
-__all__ = ["mark_slice", "slice_lines", "tables_needing"]
+__all__ = ["slice_lines", "tables_needing"]
 
 
 def tables_needing(published: pd.DataFrame, left_out_algorithms: Iterable[str],
@@ -51,32 +45,3 @@ def slice_lines(experiment: str, slice_: Mapping[str, Sequence[str]], needs: Map
         lines += [f"**Not comparable with the dissertation** where a table needs what the slice "
                   f"left out: {tables}. Their conclusions are not counted.", ""]
     return lines
-
-
-def mark_slice(settings: Mapping[str, Any], replication_md: str | os.PathLike[str],
-               replication_conclusions: str | os.PathLike[str]) -> None:
-    """Prepend the slice banner to a written report and blank the conclusions of the tables
-    that need what was left out (nothing for the report of a whole experiment)."""
-    slice_ = settings.get("slice")
-    if not slice_:
-        return
-    paths = [str(p) for p in settings.get("published") or []]
-    published = read_published(paths)
-    needs = tables_needing(published, slice_["left_out_algorithms"], slice_["left_out_datasets"])
-    md = Path(replication_md)
-    text = md.read_text(encoding="utf-8")
-    head, sep, rest = text.partition("\n\n")  # after the title line
-    md.write_text(head + sep + "\n".join(slice_lines(str(settings["experiment"]), slice_, needs))
-                  + "\n" + rest, encoding="utf-8")
-    conclusions_path = Path(replication_conclusions)
-    if not needs or not conclusions_path.stat().st_size:
-        return
-    conclusions = pd.read_csv(conclusions_path, dtype={"table": str})
-    if "table" not in conclusions:
-        return
-    hit = conclusions["table"].astype(str).isin(list(needs))
-    if hit.any():
-        marked = mark_comparability(conclusions[hit], False)
-        conclusions = conclusions.astype({c: object for c in ("holds", "comparable") if c in conclusions})
-        conclusions.loc[hit, marked.columns] = marked
-        conclusions.to_csv(conclusions_path, index=False)

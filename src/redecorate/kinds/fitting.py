@@ -1,0 +1,123 @@
+"""Fit one learner of the registry on a training set and score it on a test set.
+
+The step every learner-based kind repeats inside a fold (the §4.1 curve points, the Chapter-5
+noise levels): build the learner with its seed, fit, predict the test set, and turn what was
+measured into :class:`~redecorate.kinds.unit.Record` rows. Two routes give the same model:
+the fast one fits rows of the dataset encoded once per unit (``fit_prepared``, the project's
+learners), the public one fits frames (``fit``: corrupted folds, pool-based DECORATE
+variants, foreign estimators).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from redecorate.kinds.unit import Fold, Record
+from redecorate.protocol.job import METRICS, JobError, learner_seed
+
+__all__ = ["TrainingSet", "fit_and_score", "learner_name"]
+
+
+def learner_name(fold: Fold) -> str:
+    """The registry name of the unit's algorithm (its ``learner``, or the label itself)."""
+    return str(fold.entry.get("learner") or fold.algorithm)
+
+
+@dataclass(frozen=True)
+class TrainingSet:
+    """What one point of a fold trains and tests on.
+
+    Either ``rows`` (positions in the dataset, for the fast route) or the frames ``X``/``y``
+    and ``X_test``/``y_test`` (the public route) are given; ``pool`` is the unlabeled rest of
+    the fold for the pool-based DECORATE variants (§4.6.1).
+    """
+
+    rows: np.ndarray | None = None
+    X: pd.DataFrame | None = None
+    y: pd.Series | None = None
+    X_test: pd.DataFrame | None = None
+    y_test: pd.Series | None = None
+    pool: pd.DataFrame | None = None
+
+
+def _fit_predict(fold: Fold, estimator: Any, data: TrainingSet) -> tuple[np.ndarray, Any, np.ndarray, float]:
+    """Fit and predict the test set: (predictions, X_test as the learner saw it, y_test, seconds)."""
+    if data.rows is not None and hasattr(estimator, "fit_prepared") and fold.encodable():
+        encoded = fold.encoded()
+        tic = time.perf_counter()
+        estimator.fit_prepared(encoded.X[data.rows], encoded.y[data.rows], classes=encoded.classes,
+                               schema=encoded.schema, columns=encoded.columns)  # fmt: skip
+        seconds = time.perf_counter() - tic
+        predicted = estimator.predict_prepared(encoded.X[fold.test])
+        return np.asarray(predicted, dtype=object), fold.dataset.X.iloc[fold.test], _test_labels(fold), seconds
+    if data.rows is not None:
+        X, y = fold.dataset.X.iloc[data.rows], fold.dataset.y.iloc[data.rows]
+        X_test, y_test = fold.dataset.X.iloc[fold.test], _test_labels(fold)
+    else:
+        X, y, X_test, y_test = data.X, data.y, data.X_test, data.y_test.to_numpy(dtype=object)
+    tic = time.perf_counter()
+    if data.pool is not None:
+        estimator.fit(X, y, pool=data.pool)
+    else:
+        estimator.fit(X, y)
+    seconds = time.perf_counter() - tic
+    return np.asarray(estimator.predict(X_test), dtype=object), X_test, y_test, seconds
+
+
+def _test_labels(fold: Fold) -> np.ndarray:
+    return fold.dataset.y.iloc[fold.test].to_numpy(dtype=object)
+
+
+def fit_and_score(fold: Fold, point: float | int, n_train: int, data: TrainingSet, *,
+                  metrics: Sequence[str] = ("accuracy",), where: str | None = None) -> list[Record]:
+    """Fit the unit's learner at one point and return its records: ``accuracy`` (% of the test
+    set), then ``diversity`` (Eq. 3.2 of the fitted ensemble on the test set, a fraction) and
+    ``member_error`` (the members' mean test error, %) when ``metrics`` asks for them.
+
+    The learner's seed is keyed by (experiment seed, dataset, run, fold, algorithm, point),
+    never by the order of calls. ``where`` (default: the fold and point) names the place in
+    the :class:`JobError` a failing learner raises; learners are designed to return a model
+    for any non-empty training set, so a failure is a bug, never a NaN record.
+    """
+    where = where or fold.where(point=point, n_train=n_train)
+    seed = learner_seed(fold.job.seed, fold.dataset.name, fold.run, fold.index, fold.algorithm, point)
+    try:
+        estimator = fold.make_learner(learner_name(fold), fold.entry["params"], seed)
+        predicted, X_test, y_test, seconds = _fit_predict(fold, estimator, data)
+        extra = _ensemble_metrics(estimator, X_test, y_test, metrics)
+    except Exception as exc:  # re-raised with context, never swallowed
+        raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
+    y_all = fold.dataset.y
+    if isinstance(y_all.dtype, pd.CategoricalDtype):
+        unknown = set(predicted.tolist()) - set(y_all.cat.categories)
+        if unknown:
+            raise JobError(f"learner predicted values outside the class domain at {where}: "
+                           f"{sorted(map(str, unknown))[:5]}")  # fmt: skip
+    size = int(getattr(estimator, "ensemble_size_", 1))  # DECORATE may stop short of its size
+    accuracy = 100.0 * int(np.count_nonzero(predicted == y_test)) / len(y_test)
+    return [Record(point, n_train, metric, value, seconds, size)
+            for metric, value in [("accuracy", accuracy), *extra]]
+
+
+def _ensemble_metrics(estimator: Any, X_test: Any, y_test: np.ndarray,
+                      metrics: Sequence[str]) -> list[tuple[str, float]]:
+    """The optional record metrics of §4.4, in :data:`METRICS` order."""
+    unknown = sorted(set(metrics) - set(METRICS))
+    if unknown or "accuracy" not in metrics:
+        raise ValueError(f"metrics must include 'accuracy' and be among {METRICS}; got {list(metrics)}")
+    out = []
+    if "diversity" in metrics:
+        from redecorate.learners.diversity import fitted_ensemble_diversity
+
+        out.append(("diversity", fitted_ensemble_diversity(estimator, X_test)))
+    if "member_error" in metrics:
+        from redecorate.learners.diversity import fitted_member_error
+
+        out.append(("member_error", 100.0 * fitted_member_error(estimator, X_test, y_test)))
+    return out
