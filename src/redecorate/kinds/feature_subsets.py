@@ -1,6 +1,7 @@
 """Kind ``feature_subsets``: ensembles of feature subsets over ensemble sizes (Bommaganti).
 
-Unit of work: one algorithm × one run of k-fold cross-validation. Each training fold is used
+Unit of work: one algorithm × one run of k-fold cross-validation (:func:`_evaluate_fold`
+for one fold). Each training fold is used
 whole (the source has no learning curve); an ensemble is fitted once at its full size and
 evaluated at every size of ``ensemble_sizes`` from its first members (``staged_predict_proba``:
 member i does not depend on the ensemble size, so stage i is the ensemble of size i), which
@@ -13,16 +14,21 @@ Report: :mod:`redecorate.report.feature_subsets`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.kinds.passive import algorithm_run_units, learners_of
-from redecorate.protocol.job import JobError, learner_seed, run_folds
-from redecorate.stats.summary import RECORD_COLUMNS
+from redecorate.kinds.fitting import learner_name
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.unit import Fold, Record
+from redecorate.protocol.job import JobError, learner_seed
+from redecorate.protocol.settings import JobSettings, KeyLayout, ReportSettings
+
+if TYPE_CHECKING:
+    from redecorate.report.replication_report import ReplicationReport
 
 __all__ = ["FEATURE_SUBSETS", "evaluate_sizes"]
 
@@ -46,15 +52,27 @@ SCHEMA: dict[str, Any] = {
     },
 }
 
+REPORT_SCHEMA: dict[str, Any] = {
+    "tables": {
+        "description": (
+            "table number -> the algorithms that are its columns, in order (Bommaganti's Tables "
+            "5-7); default one table of every algorithm"
+        ),
+        "type": "object",
+        "additionalProperties": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+    },
+    "table_size": {
+        "description": "the ensemble size the tables report (one of ensemble_sizes, default the largest)",
+        "type": "integer",
+        "minimum": 1,
+    },
+}
 
-def _job_settings(spec: Any) -> dict[str, Any]:
-    return {
-        "experiment": spec.name,
-        "n_folds": spec.protocol.folds,
-        "sizes": sorted(int(s) for s in spec.protocol.points),
-        "seed": spec.protocol.seed,
-        "algorithms": learners_of(spec),
-    }
+
+def _sizes(job: JobSettings) -> list[int]:
+    """The ensemble sizes in ascending order (the file's ``ensemble_sizes``, as the records and
+    unit keys have always had them)."""
+    return sorted(int(s) for s in job.points)
 
 
 def evaluate_sizes(estimator: Any, X_test: np.ndarray, sizes: list[int]) -> dict[int, np.ndarray]:
@@ -79,51 +97,33 @@ def evaluate_sizes(estimator: Any, X_test: np.ndarray, sizes: list[int]) -> dict
     return out
 
 
-def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
-    import time
-
-    from redecorate.learners.features import FeatureSchema
-    from redecorate.learners.registry import make_learner
-
-    label, run = unit["algorithm"], int(unit["run"])
-    entry = settings["algorithms"][label]
-    sizes = list(settings["sizes"])
-    schema = FeatureSchema.from_input(dataset.X)
-    X = schema.encode(dataset.X)
-    y = pd.Categorical(dataset.y).codes.astype(np.int64)
-    classes = np.asarray(dataset.y.cat.categories)
-    rows = []
-    started = time.perf_counter()
-    folds = run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])
-    for fold, (train, test) in enumerate(folds):
-        where = f"dataset={dataset.name!r} algorithm={label!r} run={run} fold={fold}"
-        seed = learner_seed(settings["seed"], dataset.name, run, fold, label, max(sizes))
-        try:
-            model = make_learner(entry.get("learner", label), entry["params"], seed)
-            tic = time.perf_counter()
-            model.fit_prepared(X[train], y[train], classes=classes, schema=schema,
-                               columns=dataset.X.iloc[:0])  # fmt: skip
-            fit_seconds = time.perf_counter() - tic
-            predictions = evaluate_sizes(model, X[test], sizes)
-        except Exception as exc:  # re-raised with context, never swallowed
-            raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
-        single = not hasattr(model, "staged_predict_proba_prepared")
-        for size in sizes:
-            accuracy = 100.0 * float(np.mean(predictions[size] == y[test]))
-            rows.append((settings["experiment"], dataset.name, label, run, fold, size, len(train),
-                         "accuracy", accuracy, fit_seconds, 1 if single else size))  # fmt: skip
-        progress(f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}/"
-                 f"{settings['n_folds']} done, elapsed {time.perf_counter() - started:.1f}s")  # fmt: skip
-    frame = pd.DataFrame.from_records(rows, columns=list(RECORD_COLUMNS))
-    return frame.astype({"run": np.int64, "fold": np.int64, "point": np.int64, "n_train": np.int64,
-                         "value": np.float64, "fit_seconds": np.float64, "ensemble_size": np.int64})
+def _evaluate_fold(fold: Fold) -> list[Record]:
+    """One fold: the ensemble fitted once on the whole training fold at its full size, then
+    tested at every ensemble size from its first members."""
+    job, data = fold.job, fold.encoded()
+    sizes = _sizes(job)
+    train, test = fold.train, fold.test
+    seed = learner_seed(job.seed, fold.dataset.name, fold.run, fold.index, fold.algorithm, max(sizes))
+    try:
+        model = fold.make_learner(learner_name(fold), fold.entry["params"], seed)
+        tic = time.perf_counter()
+        model.fit_prepared(data.X[train], data.y[train], classes=data.classes, schema=data.schema,
+                           columns=data.columns)  # fmt: skip
+        fit_seconds = time.perf_counter() - tic
+        predictions = evaluate_sizes(model, data.X[test], sizes)
+    except Exception as exc:  # re-raised with context, never swallowed
+        raise JobError(f"learner failed at {fold.where()}: {type(exc).__name__}: {exc}") from exc
+    single = not hasattr(model, "staged_predict_proba_prepared")
+    return [Record(size, len(train), "accuracy", 100.0 * float(np.mean(predictions[size] == data.y[test])),
+                   fit_seconds, 1 if single else size)
+            for size in sizes]  # fmt: skip
 
 
-def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
+def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     from redecorate.learners.registry import estimated_fit_seconds
 
-    entry = settings["algorithms"][unit["algorithm"]]
-    k = settings["n_folds"]
+    entry = job.algorithms[unit["algorithm"]]
+    k = job.folds
     n_train = shape.n_instances * (k - 1) / k
     learner = entry.get("learner", unit["algorithm"])
     return k * estimated_fit_seconds(learner, entry["params"], n_train, shape.n_attributes)
@@ -214,22 +214,22 @@ def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
 
 
 def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-            settings: Mapping[str, Any]) -> None:
-    from redecorate.report.feature_subsets import write_feature_subset_report
+            settings: ReportSettings) -> ReplicationReport:
+    from redecorate.report.feature_subsets import feature_subset_report
 
-    write_feature_subset_report(records, out, settings)
+    return feature_subset_report(records, out, settings)
 
 
 FEATURE_SUBSETS = ExperimentKind(
     name="feature_subsets",
     description="Bommaganti: ensembles of feature subsets, k-fold CV, evaluated over ensemble sizes",
     schema=SCHEMA,
-    job_settings=_job_settings,
-    units=algorithm_run_units,
-    run_unit=_run_unit,
+    report_schema=REPORT_SCHEMA,
+    evaluate_fold=_evaluate_fold,
     unit_cost=_unit_cost,
     report=_report,
     points_key="ensemble_sizes",
     check=_check,
     check_datasets=_check_datasets,
+    key_layout=KeyLayout(points="sizes"),
 )

@@ -20,18 +20,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.kinds.passive import algorithm_run_units, learners_of
-from redecorate.protocol.job import JobError, learner_seed, run_folds
+from redecorate.kinds.fitting import learner_name
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.unit import Fold, Record
+from redecorate.protocol.job import JobError, learner_seed
 from redecorate.protocol.seeds import seed_sequence
-from redecorate.stats.summary import RECORD_COLUMNS
+from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
 
-__all__ = ["ONLINE", "is_streamed"]
+if TYPE_CHECKING:
+    from redecorate.report.replication_report import ReplicationReport
+
+__all__ = ["ONLINE", "OnlineSettings", "is_streamed", "stream_order"]
+
+_LABEL_LISTS = {"type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1}}  # fmt: skip
 
 SCHEMA: dict[str, Any] = {
     "required": [],
@@ -51,8 +59,7 @@ SCHEMA: dict[str, Any] = {
                 "bold/italic: significantly better/worse); within a table, the one among its "
                 "columns is used"
             ),
-            "type": "object",
-            "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            **_LABEL_LISTS,
             "default": {},
         },
         "counterparts": {
@@ -60,8 +67,7 @@ SCHEMA: dict[str, Any] = {
                 "batch label -> its online counterparts (the tables' '*': significantly better "
                 "than the counterpart); within a table, the one among its columns is used"
             ),
-            "type": "object",
-            "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            **_LABEL_LISTS,
             "default": {},
         },
         "time_tables": {
@@ -76,21 +82,42 @@ SCHEMA: dict[str, Any] = {
     },
 }
 
+REPORT_SCHEMA: dict[str, Any] = {
+    "tables": {
+        "description": (
+            "table number -> the algorithms that are its columns, in order (Oza's Tables "
+            "3.3-3.11; time_tables names those of running times); default one table of every "
+            "algorithm"
+        ),
+        "type": "object",
+        "additionalProperties": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+    },
+}
+
+
+@dataclass(frozen=True)
+class OnlineSettings(KindSettings):
+    """The online kind's own keys.
+
+    Attributes:
+        orders: random stream orders of each training fold for every online algorithm (Oza:
+            5); a ``pilot`` profile may lower it (:attr:`ExperimentKind.pilot_keys`).
+        single_models: ensemble label -> the single models it is tested against (report only).
+        counterparts: batch label -> its online counterparts (report only).
+        time_tables: tables of ``report.tables`` that report running times (report only).
+    """
+
+    REPORT_ONLY: ClassVar[frozenset[str]] = frozenset({"single_models", "counterparts", "time_tables"})
+
+    orders: int = 5
+    single_models: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    counterparts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    time_tables: tuple[str, ...] = ()
+
 
 def is_streamed(learner: Any) -> bool:
     """Whether a learner learns a stream in order (so the order is a source of variation)."""
     return bool(getattr(learner, "streamed", False))
-
-
-def _job_settings(spec: Any) -> dict[str, Any]:
-    settings = dict(spec.settings)
-    return {
-        "experiment": spec.name,
-        "n_folds": spec.protocol.folds,
-        "seed": spec.protocol.seed,
-        "orders": int(settings.get("orders", 5)),
-        "algorithms": learners_of(spec),
-    }
 
 
 def stream_order(seed: int, dataset: str, run: int, fold: int, order: int, n: int) -> np.ndarray:
@@ -103,73 +130,59 @@ WARM_UP_ROWS = 50
 """Training rows of the untimed warm-up fit at the start of every unit."""
 
 
-def _warm_up(model: Any, X: np.ndarray, y: np.ndarray, fold: tuple[np.ndarray, np.ndarray],
-             classes: np.ndarray, schema: Any, columns: pd.DataFrame) -> None:
-    """Fit and predict once, untimed, on a few rows of the first training fold.
+def _warm_up(fold: Fold) -> None:
+    """Fit and predict once, untimed, on a few rows of the unit's first training fold.
 
     Why: the running-time tables (Oza's 3.8-3.11) are means of ``fit_seconds``, and a job's
     first fit of a learner pays for loading its compiled code (0.2-1.5 s measured), a thousand
     times a naive Bayes fit on a small dataset. The warm-up model is a separate object with
     its own seed, so no record depends on it."""
-    train, test = fold
+    data = fold.encoded()
+    train, test = fold.train, fold.test
     rows = train[np.linspace(0, len(train) - 1, min(WARM_UP_ROWS, len(train))).astype(np.int64)]  # all classes
-    model.fit_prepared(X[rows], y[rows], classes=classes, schema=schema, columns=columns)
-    model.predict_proba_prepared(X[test[:WARM_UP_ROWS]])
+    model = fold.make_learner(learner_name(fold), fold.entry["params"], 0)
+    model.fit_prepared(data.X[rows], data.y[rows], classes=data.classes, schema=data.schema, columns=data.columns)
+    model.predict_proba_prepared(data.X[test[:WARM_UP_ROWS]])
 
 
-def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
-    from redecorate.learners.features import FeatureSchema
-    from redecorate.learners.registry import make_learner
-
-    label, run = unit["algorithm"], int(unit["run"])
-    entry = settings["algorithms"][label]
-    learner = entry.get("learner", label)
-    schema = FeatureSchema.from_input(dataset.X)
-    X = schema.encode(dataset.X)
-    y = pd.Categorical(dataset.y).codes.astype(np.int64)
-    classes = np.asarray(dataset.y.cat.categories)
-    rows = []
-    started = time.perf_counter()
-    folds = run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])
-    streamed = is_streamed(make_learner(learner, entry["params"], 0))
-    orders = range(int(settings["orders"])) if streamed else range(1)
-    _warm_up(make_learner(learner, entry["params"], 0), X, y, folds[0], classes, schema, dataset.X.iloc[:0])
-    for fold, (train, test) in enumerate(folds):
-        for order in orders:
-            where = f"dataset={dataset.name!r} algorithm={label!r} run={run} fold={fold} order={order}"
-            seed = learner_seed(settings["seed"], dataset.name, run, fold, f"{label}/{order}", 100)
-            rows_in = train[stream_order(settings["seed"], dataset.name, run, fold, order, len(train))] \
-                if streamed else train
-            try:
-                model = make_learner(learner, entry["params"], seed)
-                tic = time.perf_counter()
-                model.fit_prepared(X[rows_in], y[rows_in], classes=classes, schema=schema,
-                                   columns=dataset.X.iloc[:0])  # fmt: skip
-                predicted = np.argmax(model.predict_proba_prepared(X[test]), axis=1)
-                fit_seconds = time.perf_counter() - tic
-            except Exception as exc:  # re-raised with context, never swallowed
-                raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
-            accuracy = 100.0 * float(np.mean(predicted == y[test]))
-            size = int(getattr(model, "n_estimators", 1) or 1)
-            rows.append((settings["experiment"], dataset.name, label, run, fold, 100, len(train),
-                         "accuracy", accuracy, fit_seconds, size, order))  # fmt: skip
-        progress(f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}/"
-                 f"{settings['n_folds']} done ({len(orders)} order(s)), elapsed "
-                 f"{time.perf_counter() - started:.1f}s")  # fmt: skip
-    frame = pd.DataFrame.from_records(rows, columns=[*RECORD_COLUMNS, "order"])
-    return frame.astype({"run": np.int64, "fold": np.int64, "point": np.int64, "n_train": np.int64,
-                         "value": np.float64, "fit_seconds": np.float64, "ensemble_size": np.int64,
-                         "order": np.int64})
+def _evaluate_fold(fold: Fold) -> list[Record]:
+    """One fold: a batch algorithm fitted once on the training fold, an online one streamed
+    the training fold in each of ``orders`` random orders; each model tested on the test fold."""
+    job, name, params = fold.job, learner_name(fold), fold.entry["params"]
+    if fold.first:
+        _warm_up(fold)
+    data = fold.encoded()
+    streamed = is_streamed(fold.make_learner(name, params, 0))
+    orders = range(int(job.options.orders)) if streamed else range(1)
+    train, test = fold.train, fold.test
+    records = []
+    for order in orders:
+        seed = learner_seed(job.seed, fold.dataset.name, fold.run, fold.index, f"{fold.algorithm}/{order}", 100)
+        rows = train[stream_order(job.seed, fold.dataset.name, fold.run, fold.index, order, len(train))] \
+            if streamed else train
+        try:
+            model = fold.make_learner(name, params, seed)
+            tic = time.perf_counter()
+            model.fit_prepared(data.X[rows], data.y[rows], classes=data.classes, schema=data.schema,
+                               columns=data.columns)  # fmt: skip
+            predicted = np.argmax(model.predict_proba_prepared(data.X[test]), axis=1)
+            fit_seconds = time.perf_counter() - tic
+        except Exception as exc:  # re-raised with context, never swallowed
+            raise JobError(f"learner failed at {fold.where(order=order)}: {type(exc).__name__}: {exc}") from exc
+        accuracy = 100.0 * float(np.mean(predicted == data.y[test]))
+        size = int(getattr(model, "n_estimators", 1) or 1)
+        records.append(Record(100, len(train), "accuracy", accuracy, fit_seconds, size, extra={"order": order}))
+    return records
 
 
-def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
+def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     from redecorate.learners.registry import estimated_fit_seconds, make_learner
 
-    entry = settings["algorithms"][unit["algorithm"]]
-    k = settings["n_folds"]
+    entry = job.algorithms[unit["algorithm"]]
+    k = job.folds
     n_train = shape.n_instances * (k - 1) / k
     learner = entry.get("learner", unit["algorithm"])
-    fits = k * (int(settings["orders"]) if is_streamed(make_learner(learner, entry["params"], 0)) else 1)
+    fits = k * (int(job.options.orders) if is_streamed(make_learner(learner, entry["params"], 0)) else 1)
     return fits * estimated_fit_seconds(learner, entry["params"], n_train, shape.n_attributes)
 
 
@@ -177,7 +190,7 @@ def _check(spec: Any) -> None:
     """Labels named by the kind's keys and report.tables must be algorithms of the file."""
     from redecorate.config import ExperimentConfigError
 
-    settings = dict(spec.settings)
+    options = spec.settings
     known = set(spec.algorithms)
 
     def require(key: str, labels: list[str]) -> None:
@@ -192,9 +205,9 @@ def _check(spec: Any) -> None:
     for table, labels in tables.items():
         require(f"report.tables.{table}", list(labels))
     for key in ("single_models", "counterparts"):
-        for label, others in (settings.get(key) or {}).items():
+        for label, others in getattr(options, key).items():
             require(key, [label, *others])
-    unknown = [t for t in settings.get("time_tables") or [] if t not in tables]
+    unknown = [t for t in options.time_tables if t not in tables]
     if unknown:
         raise ExperimentConfigError(
             f"experiment file {spec.path}: key 'time_tables': {', '.join(unknown)} not among "
@@ -203,22 +216,24 @@ def _check(spec: Any) -> None:
 
 
 def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-            settings: Mapping[str, Any]) -> None:
-    from redecorate.report.online import write_online_report
+            settings: ReportSettings) -> ReplicationReport:
+    from redecorate.report.online import online_report
 
-    write_online_report(records, out, settings)
+    return online_report(records, out, settings)
 
 
 ONLINE = ExperimentKind(
     name="online",
     description="Oza: batch vs online ensembles, k-fold CV, online algorithms over random stream orders",
+    settings=OnlineSettings,
     schema=SCHEMA,
-    job_settings=_job_settings,
-    units=algorithm_run_units,
-    run_unit=_run_unit,
+    report_schema=REPORT_SCHEMA,
+    pilot_keys=("orders",),
+    evaluate_fold=_evaluate_fold,
     unit_cost=_unit_cost,
     report=_report,
     points_key=None,
     check=_check,
     record_columns=("order",),
+    key_layout=KeyLayout(points=None, always=frozenset({"orders"})),
 )

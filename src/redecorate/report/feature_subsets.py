@@ -17,23 +17,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from redecorate.protocol.settings import ReportSettings
 from redecorate.report.conclusions import (
     comparability,
     comparability_lines,
-    mark_comparability,
     rank_correlation,
     sign_agreement,
 )
 from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
 from redecorate.report.published import read_published
+from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import markdown_table
 
-__all__ = ["column_name", "error_statistics", "fs_conclusions", "write_feature_subset_report"]
+if TYPE_CHECKING:
+    from redecorate.kinds.kind import ReportOutputs
+
+__all__ = ["column_name", "error_statistics", "feature_subset_report", "fs_conclusions"]
 
 STRATEGY_NAMES = {"random": "Random", "top_gain": "I. Gain", "cumulative_gain": "C. Gain",
                   "feature_boost": "F. Boost"}  # fmt: skip
@@ -81,8 +85,8 @@ def _fmt(value: float, digits: int = 2) -> str:
 
 
 def _markdown_tables(frame: pd.DataFrame, tables: Mapping[str, Sequence[str]],
-                     params: Mapping[str, Mapping[str, Any]], settings: Mapping[str, Any]) -> str:
-    out = [f"# Error (%) of ensembles of feature subsets, ensemble size {settings['size']}", "",
+                     params: Mapping[str, Mapping[str, Any]], size: int) -> str:
+    out = [f"# Error (%) of ensembles of feature subsets, ensemble size {size}", "",
            "mean±sd: mean test error over runs × folds ± standard deviation of the runs' "
            "errors; `*` = best technique of the row (Bommaganti Tables 5–7).", ""]  # fmt: skip
     for table, labels in tables.items():
@@ -186,39 +190,37 @@ def fs_conclusions(ours: pd.DataFrame, published: pd.DataFrame, baseline: str = 
                                        "rank_correlation"])
 
 
-def write_feature_subset_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any]) -> None:
-    """Tables 5–7, Figs. 10–22 and reproduced vs published of one ``feature_subsets`` run."""
-    report = settings["report"]
-    params = settings["algorithm_params"]
-    sizes = sorted(int(s) for s in settings["points"])
+def feature_subset_report(records: pd.DataFrame, out: ReportOutputs,
+                          settings: ReportSettings) -> ReplicationReport:
+    """Tables 5–7 and Figs. 10–22 of one ``feature_subsets`` run (written to ``out.tables``
+    and ``out.figures``), and its reproduced vs published comparison (returned)."""
+    report = settings.report
+    params = settings.params
+    sizes = sorted(int(s) for s in settings.points)
     size = int(report.get("table_size", max(sizes)))
     if size not in sizes:
-        raise ValueError(f"experiment {settings['experiment']}: report.table_size {size} is not "
+        raise ValueError(f"experiment {settings.experiment}: report.table_size {size} is not "
                          f"among ensemble_sizes {sizes}")
     tables = {str(t): list(labels) for t, labels in report.get("tables", {}).items()} or {
-        "all": list(settings["algorithms"])}
-    datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
+        "all": list(settings.algorithms)}
+    datasets = [d for d in settings.datasets if d in set(records["dataset"])]
     stats = error_statistics(records)
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
     stats.to_csv(tables_dir / "fs_error_by_size.csv", index=False, lineterminator="\n")
     frame = _table_frame(stats, tables, size, datasets)
     frame.to_csv(tables_dir / "fs_tables.csv", index=False, lineterminator="\n")
-    (tables_dir / "fs_tables.md").write_text(_markdown_tables(frame, tables, params, {"size": size}),
-                                             encoding="utf-8")
+    (tables_dir / "fs_tables.md").write_text(_markdown_tables(frame, tables, params, size), encoding="utf-8")
     print(f"{_figures(stats, tables, params, figures_dir)} figures")
 
-    published = _published(settings["published"]) if settings.get("published") else pd.DataFrame()
-    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
+    published = _published(settings.published) if settings.published else pd.DataFrame()
+    lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV, ensemble size {size}. The source "
              "(Bommaganti): 10 runs of 10-fold CV on 13 datasets, ensemble size 25.", ""]  # fmt: skip
     if published.empty:
-        pd.DataFrame().to_csv(out.replication_csv, index=False)
-        mark_comparability(fs_conclusions(frame, published), False).to_csv(
-            out.replication_conclusions, index=False, lineterminator="\n")
-        out.replication_md.write_text("\n".join([*lines, "No published values for this experiment.", ""]),
-                                      encoding="utf-8")
-        return
+        return ReplicationReport(markdown="\n".join([*lines, "No published values for this experiment.", ""]),
+                                 cells=pd.DataFrame(), conclusions=fs_conclusions(frame, published),
+                                 comparable=False)  # fmt: skip
     cells = published.merge(frame.rename(columns={"algorithm": "system"}),
                             on=["table", "dataset", "system"], how="left")
     cells = cells.assign(published=cells["mean"], reproduced=cells["error_mean"],
@@ -227,11 +229,8 @@ def write_feature_subset_report(records: pd.DataFrame, out: Any, settings: Mappi
     cells["status"] = np.where(cells["reproduced"].notna(), "ok", "not run")
     cells = cells[["table", "dataset", "system", "published", "reproduced", "difference",
                    "published_best", "reproduced_best", "status"]]
-    cells.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    comparable, why = comparability(settings["scale"], cells["dataset"], datasets)
+    comparable, why = comparability(settings.scale, cells["dataset"], datasets)
     conclusions = fs_conclusions(frame, published)
-    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
-                                                       lineterminator="\n")
     lines += comparability_lines(comparable, why)
     done = cells[cells["status"] == "ok"]
     per_table = [[t, str(len(g)), _fmt(g["difference"].abs().median()),
@@ -262,4 +261,5 @@ def write_feature_subset_report(records: pd.DataFrame, out: Any, settings: Mappi
                                f"{'*' if r['published_best'] else ''}/"
                                f"{'*' if pd.notna(r['reproduced_best']) and r['reproduced_best'] else ''}"]
                               for _, r in cells.iterrows()]), ""]  # fmt: skip
-    out.replication_md.write_text("\n".join(lines), encoding="utf-8")
+    return ReplicationReport(markdown="\n".join(lines), cells=cells, conclusions=conclusions,
+                             comparable=comparable)

@@ -24,24 +24,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from redecorate.protocol.settings import ReportSettings
 from redecorate.report.conclusions import (
     comparability,
     comparability_lines,
-    mark_comparability,
     rank_correlation,
     sign_agreement,
 )
 from redecorate.report.figures import new_figure, outside_legend, save_figure
 from redecorate.report.published import read_published
+from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import markdown_table
 
-__all__ = ["ALPHA", "online_conclusions", "online_statistics", "paired_significance",
-           "table_pairs", "write_online_report"]
+if TYPE_CHECKING:
+    from redecorate.kinds.kind import ReportOutputs
+
+__all__ = ["ALPHA", "online_conclusions", "online_report", "online_statistics", "paired_significance",
+           "table_pairs"]
 
 ALPHA = 0.05
 """Significance level of the tables' markers (Oza's is garbled; spec A16 reads 0.05)."""
@@ -93,25 +97,25 @@ def table_pairs(labels: Sequence[str], mapping: Mapping[str, Sequence[str]]) -> 
     return pairs
 
 
-def _tables(settings: Mapping[str, Any]) -> tuple[dict[str, list[str]], set[str]]:
-    report = settings["report"]
-    tables = {str(t): list(labels) for t, labels in (report.get("tables") or {}).items()}
+def _tables(settings: ReportSettings) -> tuple[dict[str, list[str]], set[str]]:
+    """The tables (``report.tables``; default one of every algorithm) and the time tables."""
+    tables = {str(t): list(labels) for t, labels in (settings.report.get("tables") or {}).items()}
     if not tables:
-        tables = {"all": list(settings["algorithms"])}
-    return tables, {str(t) for t in settings["settings"].get("time_tables") or ()}
+        tables = {"all": list(settings.algorithms)}
+    return tables, {str(t) for t in settings.options.time_tables}
 
 
 def _fmt(value: float, digits: int = 4) -> str:
     return "–" if pd.isna(value) else f"{value:.{digits}f}"
 
 
-def _reproduced_tables(stats: pd.DataFrame, splits: pd.DataFrame, settings: Mapping[str, Any],
+def _reproduced_tables(stats: pd.DataFrame, splits: pd.DataFrame, settings: ReportSettings,
                        datasets: Sequence[str]) -> tuple[pd.DataFrame, str]:
     """Long form (csv) and Markdown of the reproduced tables with their markers."""
     tables, time_tables = _tables(settings)
-    own = settings["settings"]
+    own = settings.options
     by = stats.set_index(["dataset", "algorithm"])
-    published = bool(settings.get("published"))
+    published = bool(settings.published)
     names = ", ".join(tables)
     rows, md = [], [f"# Batch and online ensembles (Oza 2001, Tables {names})", "",
                     "Accuracy tables: fraction correct, mean over runs × folds (batch) or runs × "
@@ -122,8 +126,8 @@ def _reproduced_tables(stats: pd.DataFrame, splits: pd.DataFrame, settings: Mapp
                     "train one model on a training fold and test it.", ""]  # fmt: skip
     for table, labels in tables.items():
         timed = table in time_tables
-        singles = table_pairs(labels, own.get("single_models") or {})
-        counterparts = table_pairs(labels, own.get("counterparts") or {})
+        singles = table_pairs(labels, own.single_models)
+        counterparts = table_pairs(labels, own.counterparts)
         body = []
         for dataset in datasets:
             cells = []
@@ -158,13 +162,13 @@ def _reproduced_tables(stats: pd.DataFrame, splits: pd.DataFrame, settings: Mapp
     return frame, "\n".join(md)
 
 
-def _scatter_figures(stats: pd.DataFrame, settings: Mapping[str, Any], figures: Path) -> int:
+def _scatter_figures(stats: pd.DataFrame, settings: ReportSettings, figures: Path) -> int:
     """Figs. 3.4–3.10: test error (%) of the batch algorithm (x) and its online counterpart
     (y), one dot per dataset; above the diagonal online is worse."""
     import matplotlib.style
 
     tables, time_tables = _tables(settings)
-    counterparts = settings["settings"].get("counterparts") or {}
+    counterparts = settings.options.counterparts
     wide = stats.pivot_table(index="dataset", columns="algorithm", values="accuracy")
     drawn: set[tuple[str, str]] = set()
     for table, labels in tables.items():
@@ -235,17 +239,17 @@ def _pair_claims(table: str, ours: pd.DataFrame, pub: pd.DataFrame, pairs: list[
 
 
 def online_conclusions(ours: pd.DataFrame, published: pd.DataFrame,
-                       settings: Mapping[str, Any]) -> pd.DataFrame:
+                       settings: ReportSettings) -> pd.DataFrame:
     """The tables' claims tested on the reproduction (see the module docstring)."""
     tables, time_tables = _tables(settings)
-    own = settings["settings"]
+    own = settings.options
     rows: list[dict[str, Any]] = []
     for table, labels in tables.items():
         mine = ours[ours["table"] == table]
         pub = published[published["table"] == table]
         if mine.empty or pub.empty:
             continue
-        counterparts = table_pairs(labels, own.get("counterparts") or {})
+        counterparts = table_pairs(labels, own.counterparts)
         if table in time_tables:
             ratios = _pair_measures(mine, pub, [(online, batch) for batch, online in counterparts],
                                     lambda f, a, b: np.log(f[a] / f[b]))
@@ -261,16 +265,17 @@ def online_conclusions(ours: pd.DataFrame, published: pd.DataFrame,
             continue
         rows += _pair_claims(table, mine, pub, counterparts, "batch vs online (sign per dataset)",
                              "batch always better")
-        rows += _pair_claims(table, mine, pub, table_pairs(labels, own.get("single_models") or {}),
+        rows += _pair_claims(table, mine, pub, table_pairs(labels, own.single_models),
                              "ensemble vs single model (sign per dataset)", "ensemble always better")
     return pd.DataFrame(rows, columns=["table", "claim", "a", "b", "datasets", "published", "reproduced",
                                        "agreement", "trivial_agreement", "trivial_prediction",
                                        "rank_correlation"])
 
 
-def write_online_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any]) -> None:
-    """Tables, scatter plots and reproduced vs published of one ``online`` run."""
-    datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
+def online_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
+    """Tables and scatter plots of one ``online`` run (written to ``out.tables`` and
+    ``out.figures``), and its reproduced vs published comparison (returned)."""
+    datasets = [d for d in settings.datasets if d in set(records["dataset"])]
     stats = online_statistics(records)
     splits = _per_split(records)
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
@@ -280,23 +285,20 @@ def write_online_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     print(f"{_scatter_figures(stats, settings, figures_dir)} figures")
 
     orders = int(records["order"].max()) + 1 if "order" in records and len(records) else 1
-    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
+    lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV, online algorithms over {orders} stream "
              "order(s). Oza: 10 runs of 5-fold CV, 5 orders, 100 members, 14 datasets "
              "(trees on the 8 smallest).", ""]  # fmt: skip
-    if not settings.get("published"):
+    if not settings.published:
         lines += ["**No published values**: the seed stops before these tables' numbers, so the "
                   "reproduced tables (`tables/online_tables.md`) stand alone and no conclusion is "
                   "counted.", ""]
-    published = _published(settings["published"]) if settings.get("published") else pd.DataFrame()
+    published = _published(settings.published) if settings.published else pd.DataFrame()
     if published.empty:
-        pd.DataFrame(columns=_CELL).to_csv(out.replication_csv, index=False, lineterminator="\n")
-        mark_comparability(online_conclusions(frame, frame.iloc[:0], settings), False).to_csv(
-            out.replication_conclusions, index=False, lineterminator="\n")
-        out.replication_md.write_text("\n".join(lines),
-                                      encoding="utf-8")
-        return
+        return ReplicationReport(markdown="\n".join(lines), cells=pd.DataFrame(columns=_CELL),
+                                 conclusions=online_conclusions(frame, frame.iloc[:0], settings),
+                                 comparable=False)  # fmt: skip
     tables, _ = _tables(settings)
     published = published[published["table"].isin(tables)]
     cells = published.merge(frame[["table", "dataset", "system", "value"]].rename(columns={"value": "reproduced"}),
@@ -306,11 +308,8 @@ def write_online_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     cells["difference"] = (cells["reproduced"] - cells["published"]) * scale
     cells["status"] = np.select([cells["published"].isna(), cells["reproduced"].isna()],
                                 ["illegible in the source", "not run"], "ok")
-    cells[_CELL].to_csv(out.replication_csv, index=False, lineterminator="\n")
-    comparable, why = comparability(settings["scale"], cells["dataset"], datasets)
+    comparable, why = comparability(settings.scale, cells["dataset"], datasets)
     conclusions = online_conclusions(frame, published, settings)
-    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
-                                                       lineterminator="\n")
     lines += comparability_lines(comparable, why)
     done = cells[cells["status"] == "ok"]
     per_table = []
@@ -345,4 +344,5 @@ def write_online_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
                                r["printed"] if pd.isna(r["published"]) else _fmt(r["published"]),
                                _fmt(r["reproduced"]), _fmt(r["difference"], 2), r["status"]]
                               for _, r in cells.iterrows()]), ""]  # fmt: skip
-    out.replication_md.write_text("\n".join(lines), encoding="utf-8")
+    return ReplicationReport(markdown="\n".join(lines), cells=cells[_CELL], conclusions=conclusions,
+                             comparable=comparable)
