@@ -3,7 +3,8 @@
 The unit of work runs the library's loop (tests/test_active_*.py test the loop itself); here:
 every system of a fold starts from the same labeled examples and the records are the curve;
 the chapter-6 summaries come out right on curves whose answer is known by hand; a misspelt
-system fails when the file is read, naming file and key.
+system, or a report whose variant and keys disagree, fails when the file is read, naming file
+and key; the job settings hash to the unit keys of the committed records.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ import yaml
 from redecorate.config import ExperimentConfigError
 from redecorate.experiments import load_experiment
 from redecorate.kinds import get_kind
-from redecorate.kinds.active import per_dataset, systems_of
+from redecorate.kinds.active import ActiveSettings, per_dataset, systems_of
+from redecorate.kinds.unit import run_unit
+from redecorate.protocol.settings import JobSettings, ReportSettings, key_settings
 from redecorate.report.active import active_summary
 from redecorate.stats.summary import RECORD_COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
 CH6 = REPO / "config" / "experiments" / "ch6_active.yaml"
+CH7 = REPO / "config" / "experiments" / "ch7_binary.yaml"
 
 
 def test_per_dataset_settings() -> None:
@@ -39,9 +43,61 @@ def test_the_chapter_6_file_resolves_systems_and_batch_sizes() -> None:
     systems = systems_of(spec)
     assert systems["decorate"] == {"system": "random", "params": {}}
     assert systems["active_decorate"]["system"] == "active_decorate"
-    assert spec.settings["batch_size"]["credit-g"] == 3
+    assert isinstance(spec.settings, ActiveSettings)
+    assert spec.settings.batch_size["credit-g"] == 3
+    assert spec.settings.metrics == ("accuracy",) and spec.settings.schedule is None
     smoke = load_experiment(CH6, schema=SCHEMA, scale="smoke")
-    assert smoke.settings["max_labeled"] == 12
+    assert smoke.settings.max_labeled == 12
+
+
+def test_only_the_keys_a_file_sets_enter_the_unit_keys() -> None:
+    """As when the committed records were keyed: an unset key is absent, a set one present
+    even at the value it defaults to (ch7_early's batch_size: 1)."""
+    kind = get_kind("active")
+    ch6 = key_settings(kind, kind.job_settings(load_experiment(CH6, schema=SCHEMA)))
+    assert set(ch6) == {"experiment", "n_folds", "seed", "systems", "batch_size"}
+    assert ch6["systems"]["decorate"] == {"system": "random", "params": {}}
+    early = load_experiment(REPO / "config" / "experiments" / "ch7_early.yaml", schema=SCHEMA)
+    keyed = key_settings(kind, kind.job_settings(early))
+    assert keyed["batch_size"] == 1 and keyed["initial_size"] == 5
+    assert keyed["metrics"] == ["accuracy", "mse", "aulc", "aulc_fold"] and "schedule" not in keyed
+
+
+def _with_report(tmp_path: Path, source: Path, edit, name: str = "edited.yaml") -> Path:
+    data = yaml.safe_load(source.read_text())
+    edit(data["report"])
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def test_chapter_7_files_declare_the_probability_report() -> None:
+    for path in sorted((REPO / "config" / "experiments").glob("ch[67]_*.yaml")):
+        spec = load_experiment(path, schema=SCHEMA)
+        wanted = "probability" if path.name.startswith("ch7_") else "utilization"
+        assert spec.report.get("variant", "utilization") == wanted, path.name
+
+
+@pytest.mark.parametrize(
+    ("source", "edit", "wanted"),
+    [
+        (CH7, lambda r: r.pop("variant"),
+         r"edited.yaml: key 'report.comparisons': .* variant probability; this report is variant "
+         r"'utilization' \(the default\). Add 'variant: probability'"),
+        (CH7, lambda r: r.update(variant="utilization"),
+         r"key 'report.comparisons': .*this report is variant 'utilization'. Add"),
+        (CH7, lambda r: r.pop("comparisons"),
+         r"key 'report.variant': variant probability \(chapter 7\) reports .* report.comparisons"),
+        (CH6, lambda r: r.update(variant="probability"),
+         r"key 'report.variant': variant probability .* which the file does not give"),
+        (CH6, lambda r: r.pop("baseline"), r"key 'report.baseline': the utilization report"),
+        (CH6, lambda r: r.update(variant="utilisation"), r"report.variant"),
+    ],
+)  # fmt: skip
+def test_a_report_whose_variant_and_keys_disagree_fails_when_read(tmp_path: Path, source, edit,
+                                                                  wanted) -> None:
+    with pytest.raises(ExperimentConfigError, match=wanted):
+        load_experiment(_with_report(tmp_path, source, edit), schema=SCHEMA)
 
 
 def test_a_misspelt_system_fails_naming_file_and_key(tmp_path: Path) -> None:
@@ -112,7 +168,7 @@ def test_every_system_of_a_fold_starts_from_the_same_labeled_set() -> None:
     spec = load_experiment(CH6, schema=SCHEMA, scale="smoke")
     settings = kind.job_settings(spec)
     lines: list[str] = []
-    frames = {s: kind.run_unit(dataset, settings, {"algorithm": s, "run": 0}, lines.append)
+    frames = {s: run_unit(kind, dataset, settings, {"algorithm": s, "run": 0}, lines.append)
               for s in ("decorate", "active_decorate")}  # fmt: skip
     for frame in frames.values():
         assert list(frame.columns) == list(RECORD_COLUMNS)
@@ -122,7 +178,7 @@ def test_every_system_of_a_fold_starts_from_the_same_labeled_set() -> None:
     first = {s: f[f["point"] == 1].sort_values("fold")["value"].to_numpy() for s, f in frames.items()}
     # One labeled example, the same one: random sampling and ActiveDecorate fit the same model.
     np.testing.assert_array_equal(first["decorate"], first["active_decorate"])
-    again = kind.run_unit(dataset, settings, {"algorithm": "active_decorate", "run": 0}, lines.append)
+    again = run_unit(kind, dataset, settings, {"algorithm": "active_decorate", "run": 0}, lines.append)
     columns = [c for c in RECORD_COLUMNS if c != "fit_seconds"]
     pd.testing.assert_frame_equal(again[columns], frames["active_decorate"][columns])
     assert any("fold 3/3 done" in line for line in lines)
@@ -205,7 +261,7 @@ def test_a_table_of_wdl_counts_alone_is_comparable_when_the_run_covers_its_datas
 
 def test_the_chapter_7_report_counts_the_w_gt_l_sides_beside_the_trivial_prediction(tmp_path: Path) -> None:
     from redecorate.kinds.kind import ReportOutputs
-    from redecorate.report.active import write_active_report
+    from redecorate.report.replication_report import ReplicationPaths, write_replication_report
 
     rows = []
     for dataset in ("d1", "d2", "d3"):
@@ -222,17 +278,67 @@ def test_the_chapter_7_report_counts_the_w_gt_l_sides_beside_the_trivial_predict
         f"7.x\ta_vs_b\t\t\t\t{metric}\t{stat}\t{value}\n"
         for metric, counts in [("mse", (2, 1, 0)), ("aulc", (0, 1, 2))]
         for stat, value in zip(("sig_w", "sig_d", "sig_l"), counts, strict=True)))
-    out = ReportOutputs(tables=tmp_path / "tables", figures=tmp_path / "figures",
-                        replication_md=tmp_path / "replication.md", replication_csv=tmp_path / "replication.csv",
-                        replication_conclusions=tmp_path / "conclusions.csv")
+    out = ReportOutputs(tables=tmp_path / "tables", figures=tmp_path / "figures")
     out.tables.mkdir()
     out.figures.mkdir()
-    settings = {"experiment": "x", "scale": "pilot", "datasets": ["d1", "d2", "d3"], "published": [str(published)],
-                "report": {"comparisons": [{"a": "a", "b": "b", "table": "7.x"}]}}
-    write_active_report(records, out, settings)
-    text = out.replication_md.read_text()
-    assert "**Pilot scale**" in text
+    settings = ReportSettings(
+        job=JobSettings(experiment="x", folds=6, seed=0, options=ActiveSettings(metrics=("accuracy", "mse", "aulc"))),
+        kind="active", scale="pilot", datasets=("d1", "d2", "d3"), params={"a": {}, "b": {}},
+        report={"variant": "probability", "comparisons": [{"a": "a", "b": "b", "table": "7.x"}]},
+        published=(str(published),),
+    )  # fmt: skip
+    report = get_kind("active").report(records, pd.DataFrame(), out, settings)
+    assert (out.tables / "probability_tables.md").is_file()
+    paths = ReplicationPaths(tmp_path / "replication.md", tmp_path / "replication.csv", tmp_path / "conclusions.csv")
+    write_replication_report(report, paths, experiment="x")
+    text = paths.markdown.read_text()
+    assert text.startswith("# Replication report: x (scale pilot)\n\n") and "**Pilot scale**" in text
     assert ('1 of 2 W > L sides hold (the trivial prediction "A is better than B" would hold in 1 of 2)'
             in text)
-    conclusions = pd.read_csv(out.replication_conclusions).set_index("metric")
+    conclusions = pd.read_csv(paths.conclusions).set_index("metric")
     assert conclusions.loc["mse", "holds"] and not conclusions.loc["aulc", "holds"]
+    assert conclusions["comparable"].all()
+
+
+# -- unit keys of the committed records ------------------------------------------------------
+#: committed records (reproduced/<name>/records) -> the experiment file and scale they were
+#: computed at, and the settings those records predate (chapter 7's aulc_fold metric).
+COMMITTED = {
+    "ch6_active": ("config/experiments/ch6_active.yaml", "pilot", {}),
+    "ch6_utility": ("config/experiments/ch6_utility.yaml", "pilot", {}),
+    "ch6_readings": ("reproduced/ch6_readings/ch6_committees_readings.yaml", "pilot", {}),
+    "ch7_binary": ("config/experiments/ch7_binary.yaml", "pilot", {}),
+    "ch7_multiclass": ("config/experiments/ch7_multiclass.yaml", "pilot", {}),
+    "ch7_cpe": ("config/experiments/ch7_cpe.yaml", "pilot", {"metrics": ["accuracy", "mse", "aulc"]}),
+    "ch7_early": ("config/experiments/ch7_early.yaml", "pilot", {"metrics": ["accuracy", "mse", "aulc"]}),
+    "ch7_readings": ("reproduced/ch7_readings/ch7_readings.yaml", "pilot", {}),
+    "ch7_readings_aulc": ("reproduced/ch7_readings/ch7_readings_aulc.yaml", "pilot", {}),
+    "ch7_readings_rejection": ("reproduced/ch7_readings/ch7_readings_rejection.yaml", "pilot", {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMITTED))
+def test_the_job_settings_hash_to_the_committed_unit_keys(tmp_path: Path, name: str) -> None:
+    """Every unit of the committed per-job records gets the key it was stored under, so a run
+    with ``records_from`` reuses them (the layout of the settings before the kinds declared
+    typed settings: ``systems``, ``n_folds``, own keys only when the file sets them)."""
+    from redecorate.job_records import job_record_info, unit_key
+
+    path, scale, older = COMMITTED[name]
+    data = yaml.safe_load((REPO / path).read_text())
+    data.update(older)
+    if data["report"].get("comparisons"):
+        data["report"].setdefault("variant", "probability")
+    copy = tmp_path / Path(path).name
+    copy.write_text(yaml.safe_dump(data, sort_keys=False))
+    kind = get_kind("active")
+    job = kind.job_settings(load_experiment(copy, schema=SCHEMA, scale=scale))
+    files = sorted((REPO / "reproduced" / name / "records").glob("*/*.parquet"))
+    assert files
+    checked = 0
+    for file in files:
+        info = job_record_info(file)
+        for unit, key in zip(info["units"], info["unit_keys"], strict=True):
+            assert unit_key(kind, job, unit, file.parent.name) == key, (file, unit)
+            checked += 1
+    assert checked >= len(files)

@@ -172,19 +172,22 @@ def test_the_report_takes_the_training_folds_aulc_when_the_records_have_it() -> 
 
 
 def test_a_reduction_report_of_a_slice_skips_the_comparisons_it_left_out(tmp_path: Path) -> None:
-    from redecorate.kinds import ReportOutputs
+    from redecorate.kinds import JobSettings, ReportOutputs, ReportSettings
     from redecorate.report.active import write_reduction_report
 
     curves = {"a": [[80.0, 90.0, 95.0]] * 4, "b": [[70.0, 85.0, 94.0]] * 4}
     records = _records(curves, "accuracy")
-    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures", tmp_path / "replication.md",
-                        tmp_path / "replication.csv", tmp_path / "replication_conclusions.csv")
+    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures")
     out.tables.mkdir()
     out.figures.mkdir()
-    settings = {"experiment": "x", "scale": "pilot", "datasets": ["d"], "published": [],
-                "report": {"comparisons": [{"a": "a", "b": "b", "table": "T1"},
-                                           {"a": "c", "b": "e", "table": "T2"}]}}  # fmt: skip
-    write_reduction_report(records, out, settings, xlabel="n")
+    settings = ReportSettings(
+        job=JobSettings(experiment="x", folds=4, seed=0), kind="acquisition", scale="pilot",
+        datasets=("d",), params={"a": {}, "b": {}},
+        report={"comparisons": [{"a": "a", "b": "b", "table": "T1"}, {"a": "c", "b": "e", "table": "T2"}]},
+    )  # fmt: skip
+    report = write_reduction_report(records, out, settings, xlabel="n")
     cells = pd.read_csv(out.tables / "error_reductions.csv")
     assert cells["comparison"].tolist() == ["a_vs_b"]
     assert cells["error_reduction"].iloc[0] > 0
+    assert report.markdown.startswith("# Replication report: x (scale pilot)\n\n")
+    assert report.comparable is False  # nothing published to compare with

@@ -129,6 +129,7 @@ def test_fold_units_split_a_run_into_folds_with_the_same_records(tmp_path: Path,
     from redecorate.experiments import load_experiment
     from redecorate.job_records import unit_key
     from redecorate.kinds import get_kind
+    from redecorate.kinds.unit import run_unit
     from redecorate.stats.summary import RECORD_COLUMNS
 
     kind = get_kind("acquisition")
@@ -146,8 +147,8 @@ def test_fold_units_split_a_run_into_folds_with_the_same_records(tmp_path: Path,
     unit = {"algorithm": "j48_error_sampling", "run": 0}
     assert unit_key(kind, before, unit, "autos") == unit_key(kind, after, unit, "autos")
 
-    whole = kind.run_unit(autos, before, {"algorithm": "j48_random", "run": 0}, lambda _: None)
-    parts = [kind.run_unit(autos, after, u, lambda _: None) for u in folds]
+    whole = run_unit(kind, autos, before, {"algorithm": "j48_random", "run": 0}, lambda _: None)
+    parts = [run_unit(kind, autos, after, u, lambda _: None) for u in folds]
     columns = [c for c in RECORD_COLUMNS if c != "fit_seconds"]
     pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True)[columns], whole[columns])
     assert all(set(p["fold"]) == {u["fold"]} for p, u in zip(parts, folds, strict=True))
@@ -241,6 +242,7 @@ def test_omitted_readings_keep_todays_unit_keys_and_curves(tmp_path: Path, autos
     from redecorate.experiments import load_experiment
     from redecorate.job_records import job_record_info, unit_key
     from redecorate.kinds import get_kind
+    from redecorate.kinds.unit import run_unit
 
     kind = get_kind("acquisition")
     data = yaml.safe_load(READINGS.read_text())
@@ -253,11 +255,57 @@ def test_omitted_readings_keep_todays_unit_keys_and_curves(tmp_path: Path, autos
         settings = kind.job_settings(load_experiment(path, schema=SCHEMA, scale="pilot"))
         for unit, key in zip(info["units"], info["unit_keys"], strict=True):
             assert unit_key(kind, settings, unit, "autos") == key
-    records = kind.run_unit(autos, settings, {"algorithm": "j48_error_sampling", "run": 0}, lambda _: None)
+    lines: list[str] = []
+    records = run_unit(kind, autos, settings, {"algorithm": "j48_error_sampling", "run": 0}, lines.append)
     old = pd.read_parquet(committed)
     old = old[old["algorithm"] == "j48_error_sampling"].reset_index(drop=True)
     for column in ("fold", "point", "value"):
         np.testing.assert_array_equal(records[column].to_numpy(), old[column].to_numpy())
+    # the curve's progress inside a fold, then the fold's line
+    assert any(line.startswith("[ch8_afa_readings] autos j48_error_sampling run 0 fold 1: ") for line in lines)
+    assert any("fold 1/10 done" in line for line in lines)
+
+
+#: committed records (reproduced/<name>/records) -> the experiment file and scale they were
+#: computed at
+COMMITTED = {
+    "ch8_afa": (REPO / "config" / "experiments" / "ch8_afa.yaml", "thesis"),
+    "ch8_afa_readings": (READINGS, "pilot"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMITTED))
+def test_the_job_settings_hash_to_the_committed_unit_keys(name: str) -> None:
+    """Every unit of the committed per-job records gets the key it was stored under
+    (``known_fraction`` always in the key, the algorithm entries as they were)."""
+    from redecorate.experiments import load_experiment
+    from redecorate.job_records import job_record_info, unit_key
+    from redecorate.kinds import get_kind
+    from redecorate.protocol.settings import key_settings
+
+    kind = get_kind("acquisition")
+    path, scale = COMMITTED[name]
+    job = kind.job_settings(load_experiment(path, schema=SCHEMA, scale=scale))
+    assert key_settings(kind, job)["known_fraction"] == 0.3
+    files = sorted((REPO / "reproduced" / name / "records").glob("*/*.parquet"))
+    assert files
+    for file in files:
+        info = job_record_info(file)
+        for unit, key in zip(info["units"], info["unit_keys"], strict=True):
+            assert unit_key(kind, job, unit, file.parent.name) == key, (file, unit)
+
+
+def test_known_fraction_is_keyed_as_a_float_whatever_the_file_writes(tmp_path: Path) -> None:
+    from redecorate.experiments import load_experiment
+    from redecorate.kinds import get_kind
+    from redecorate.protocol.settings import key_settings
+
+    kind = get_kind("acquisition")
+    spec = load_experiment(_ch8_smoke(tmp_path, lambda d: d.update(known_fraction=1)), schema=SCHEMA)
+    assert spec.settings.known_fraction == 1.0 and isinstance(spec.settings.known_fraction, float)
+    keyed = key_settings(kind, kind.job_settings(spec))
+    assert set(keyed) == {"experiment", "n_folds", "seed", "known_fraction", "algorithms"}
+    assert isinstance(keyed["known_fraction"], float)
 
 
 def test_reading_keys_are_checked(tmp_path: Path) -> None:

@@ -19,8 +19,8 @@ is one algorithm × one run of k-fold CV, or with ``fold_units: true`` in the en
 algorithm × one fold: a DECORATE curve on kr-vs-kp or hypothyroid takes half an hour or more
 per fold (one fit per batch of 20 on up to 3,400 instances, most with 70 % of their values
 missing), so a run-sized unit would be a job of several hours that loses everything when killed.
-Records:
-``point`` and ``n_train`` are the number of complete instances. Report: Tables 8.2/8.3's %
+Records
+(:func:`_evaluate_fold`): ``point`` and ``n_train`` are the number of complete instances. Report: Tables 8.2/8.3's %
 error reduction over random sampling (all points) and top-20 % reduction, significance, the
 learning curves, and reproduced vs published (the web-usage rows are listed as "data not
 public").
@@ -28,18 +28,21 @@ public").
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.protocol.job import run_folds
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.seeds import seed_sequence
-from redecorate.stats.summary import RECORD_COLUMNS
+from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
 
-__all__ = ["ACQUISITION"]
+if TYPE_CHECKING:
+    from redecorate.report.replication_report import ReplicationReport
+
+__all__ = ["ACQUISITION", "AcquisitionSettings"]
 
 _OWN_KEYS = ("scorer", "batch_size", "fold_units", "missing", "known", "initial_size")
 
@@ -64,22 +67,58 @@ SCHEMA: dict[str, Any] = {
     "profile_properties": {},
 }
 
+REPORT_SCHEMA: dict[str, Any] = {
+    "comparisons": {
+        "description": (
+            '"A vs B" tables of Tables 8.2/8.3: % error reduction of a over b (all points and '
+            "the top 20 %), a and b entries of algorithms; table is the thesis's table number, "
+            "which selects the published values to compare with"
+        ),
+        "type": "array",
+        "items": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["a", "b"],
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "table": {"type": "string"}},
+        },
+    },
+}
+
+
+@dataclass(frozen=True)
+class AcquisitionSettings(KindSettings):
+    """The acquisition kind's own keys.
+
+    Attributes:
+        known_fraction: the share of the features an incomplete instance shows (§8.2.1:
+            0.3); always a float (unit keys hash it as one).
+    """
+
+    known_fraction: float = 0.3
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "known_fraction", float(self.known_fraction))
+
+
+def _entry(spec: Any, label: str) -> dict[str, Any]:
+    """The job entry of one algorithm: learner, its parameters, scorer and batch size, and the
+    reading keys that differ from ch8_afa's."""
+    params = dict(spec.algorithms[label])
+    own = {k: params.pop(k) for k in _OWN_KEYS if k in params}
+    entry: dict[str, Any] = {"learner": spec.learner_of(label), "params": params,
+                             "scorer": own.get("scorer", "error_sampling"),
+                             "batch_size": int(own.get("batch_size", 10))}  # fmt: skip
+    if own.get("fold_units"):
+        # Only when set, so that the entries (and unit keys) of run-sized units stay as
+        # they were before the option existed.
+        entry["fold_units"] = True
+    entry.update({k: own[k] for k, default in _READING_DEFAULTS.items()
+                  if own.get(k, default) != default})  # fmt: skip
+    return entry
+
 
 def _algorithms(spec: Any) -> dict[str, dict[str, Any]]:
-    out = {}
-    for label, params in spec.algorithms.items():
-        params = dict(params)
-        own = {k: params.pop(k) for k in _OWN_KEYS if k in params}
-        out[label] = {"learner": spec.learner_of(label), "params": params,
-                      "scorer": own.get("scorer", "error_sampling"),
-                      "batch_size": int(own.get("batch_size", 10))}  # fmt: skip
-        if own.get("fold_units"):
-            # Only when set, so that the entries (and unit keys) of run-sized units stay as
-            # they were before the option existed.
-            out[label]["fold_units"] = True
-        out[label].update({k: own[k] for k, default in _READING_DEFAULTS.items()
-                           if own.get(k, default) != default})  # fmt: skip
-    return out
+    return {label: _entry(spec, label) for label in spec.algorithms}
 
 
 def _initial_size(entry: Mapping[str, Any], pool: int) -> int | None:
@@ -102,49 +141,26 @@ def _units(spec: Any) -> list[Unit]:
     ]
 
 
-def _job_settings(spec: Any) -> dict[str, Any]:
-    return {
-        "experiment": spec.name,
-        "n_folds": spec.protocol.folds,
-        "seed": spec.protocol.seed,
-        "known_fraction": float(spec.settings.get("known_fraction", 0.3)),
-        "algorithms": _algorithms(spec),
-    }
-
-
-def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
+def _evaluate_fold(fold: Fold) -> list[Record]:
+    """One fold's acquisition curve: one ``accuracy`` record per batch of completed instances."""
     from redecorate.active.acquisition import acquisition_curve
 
-    label, run = unit["algorithm"], int(unit["run"])
-    entry = settings["algorithms"][label]
-    rows = []
-    started = time.perf_counter()
-    folds = list(enumerate(run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])))
-    if "fold" in unit:
-        folds = [folds[int(unit["fold"])]]
-    for fold, (train, test) in folds:
-        # Keyed by (seed, dataset, run, fold) and the batch size, never the scorer: Error
-        # Sampling and random sampling see the same known features and initial complete set.
-        seed = seed_sequence(settings["seed"], "acquisition", dataset.name, run, fold,
-                             entry["batch_size"])  # fmt: skip
-        curve = acquisition_curve(
-            dataset.X.iloc[train], dataset.y.iloc[train], dataset.X.iloc[test],
-            dataset.y.iloc[test], learner=entry["learner"], params=entry["params"],
-            scorer=entry["scorer"], batch_size=entry["batch_size"],
-            known_fraction=settings["known_fraction"], seed=seed,
-            missing=entry.get("missing", "fractional"), known=entry.get("known", "per_split"),
-            initial_size=_initial_size(entry, len(train)),
-            progress=lambda text, fold=fold: progress(
-                f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}: {text}"),
-        )  # fmt: skip
-        for p in curve:
-            rows.append((settings["experiment"], dataset.name, label, run, fold, p["n_complete"],
-                         p["n_complete"], "accuracy", p["accuracy"], p["fit_seconds"],
-                         p["ensemble_size"]))  # fmt: skip
-        progress(f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}/"
-                 f"{settings['n_folds']} done ({len(curve)} points), elapsed "
-                 f"{time.perf_counter() - started:.1f}s")  # fmt: skip
-    return pd.DataFrame.from_records(rows, columns=list(RECORD_COLUMNS))
+    job, dataset, entry = fold.job, fold.dataset, fold.entry
+    # Keyed by (seed, dataset, run, fold) and the batch size, never the scorer: Error
+    # Sampling and random sampling see the same known features and initial complete set.
+    seed = seed_sequence(job.seed, "acquisition", dataset.name, fold.run, fold.index, entry["batch_size"])
+    where = f"[{job.experiment}] {dataset.name} {fold.algorithm} run {fold.run} fold {fold.index + 1}"
+    curve = acquisition_curve(
+        dataset.X.iloc[fold.train], dataset.y.iloc[fold.train], dataset.X.iloc[fold.test],
+        dataset.y.iloc[fold.test], learner=entry["learner"], params=entry["params"],
+        scorer=entry["scorer"], batch_size=entry["batch_size"],
+        known_fraction=job.options.known_fraction, seed=seed,
+        missing=entry.get("missing", "fractional"), known=entry.get("known", "per_split"),
+        initial_size=_initial_size(entry, len(fold.train)),
+        progress=lambda text: fold.progress(f"{where}: {text}"),
+    )  # fmt: skip
+    return [Record(p["n_complete"], p["n_complete"], "accuracy", p["accuracy"], p["fit_seconds"],
+                   p["ensemble_size"]) for p in curve]  # fmt: skip
 
 
 MERGED_FIT_SHARE = 0.5
@@ -154,12 +170,12 @@ ch8_afa run (before merging); merging made DECORATE's 2.4–3.2× faster on kr-v
 hypothyroid (``benchmarks/acquisition_fit.py``)."""
 
 
-def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
+def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     """One fit on the whole training fold per batch, for every fold of the unit."""
     from redecorate.learners.registry import estimated_fit_seconds
 
-    entry = settings["algorithms"][unit["algorithm"]]
-    k = settings["n_folds"]
+    entry = job.algorithms[unit["algorithm"]]
+    k = job.folds
     pool = shape.n_instances * (k - 1) / k
     fits = (pool - (_initial_size(entry, round(pool)) or entry["batch_size"])) / entry["batch_size"] + 2
     folds = 1 if "fold" in unit else k
@@ -200,24 +216,26 @@ def _check(spec: Any) -> None:
                                         "instances with missing values in place")  # fmt: skip
 
 
-def _report(
-    records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs, settings: Mapping[str, Any]
-) -> None:
+def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
+            settings: ReportSettings) -> ReplicationReport:
     from redecorate.report.active import write_reduction_report
 
-    write_reduction_report(records, out, settings, xlabel="Number of complete instances")
+    return write_reduction_report(records, out, settings, xlabel="Number of complete instances")
 
 
 ACQUISITION = ExperimentKind(
     name="acquisition",
     description="chapter 8: active feature-value acquisition curves (Error Sampling vs random)",
+    settings=AcquisitionSettings,
     schema=SCHEMA,
-    job_settings=_job_settings,
+    report_schema=REPORT_SCHEMA,
+    algorithm_entry=_entry,
     units=_units,
-    run_unit=_run_unit,
+    evaluate_fold=_evaluate_fold,
     unit_cost=_unit_cost,
     report=_report,
     points_key=None,
     check=_check,
+    key_layout=KeyLayout(points=None, always=frozenset({"known_fraction"})),
     algorithms_are_learners=False,
 )

@@ -8,33 +8,41 @@ diabetes, vowel, credit-g), retrains and is tested after every iteration, until 
 exhausted or ``max_labeled`` (Table 6.4's maximum train size) is reached.
 
 Unit of work: one system × one run, every fold's curve
-(:func:`redecorate.active.curve.active_learning_curve`). Records: ``point`` and ``n_train``
+(:func:`redecorate.active.curve.active_learning_curve`, one fold in :func:`_evaluate_fold`). Records: ``point`` and ``n_train``
 are the number of labeled examples, ``metric`` ``accuracy`` (% of the test fold). The
 systems are the experiment's ``algorithms:``, labels of :data:`redecorate.active.systems.SYSTEMS`
 entries (``qbag: {}``) or labelled variants (``decorate: {system: random}``,
 ``ad_js: {system: active_decorate, score: js_divergence}``).
 
-Report (:mod:`redecorate.report.active`): Table 6.1 (data utilization: examples needed to
-reach the target error, and the ratio to random sampling), Table 6.2 (top-20 % error
-reduction over random sampling, paired t-test), Table 6.4 (% error reduction over all
-points), learning-curve figures, and reproduced vs published.
+Report (:mod:`redecorate.report.active`), one of two variants (``report.variant``):
+
+- ``utilization`` (chapter 6, the default): Table 6.1 (data utilization: examples needed to
+  reach the target error, and the ratio to random sampling), Table 6.2 (top-20 % error
+  reduction over random sampling, paired t-test), Table 6.4 (% error reduction over all
+  points) of ``report.others`` over ``report.baseline``, learning-curve figures, and
+  reproduced vs published;
+- ``probability`` (chapter 7): the ``report.comparisons`` "A vs B" of Tables 7.1–7.4 (% MSE
+  reduction, % AULC increase, w/d/l of significant results), MSE curves, and reproduced vs
+  published.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.kinds.passive import algorithm_run_units
-from redecorate.protocol.job import run_folds
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.seeds import seed_sequence
-from redecorate.stats.summary import RECORD_COLUMNS
+from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
 
-__all__ = ["ACTIVE", "SYSTEM_KEY", "per_dataset", "systems_of"]
+if TYPE_CHECKING:
+    from redecorate.report.replication_report import ReplicationReport
+
+__all__ = ["ACTIVE", "REPORT_VARIANTS", "SYSTEM_KEY", "ActiveSettings", "per_dataset", "report_variant", "systems_of"]
 
 SYSTEM_KEY = "system"
 """The key of an ``algorithms:`` entry naming the active-learning system of a labelled variant."""
@@ -76,36 +84,108 @@ SCHEMA: dict[str, Any] = {
                 "size); default the whole pool"
             ),
         },
+        "schedule": {
+            "description": (
+                "chapter 7's acquisition schedule instead of a fixed batch size: 'batches' "
+                "batches growing geometrically from 'initial' labeled examples to the whole "
+                "pool (the dissertation makes 33 and prints neither sizes nor the initial set, "
+                "spec E7)"
+            ),
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["initial", "batches"],
+            "properties": {
+                "initial": {"type": "integer", "minimum": 1},
+                "batches": {"type": "integer", "minimum": 1},
+            },
+        },
+        "metrics": {
+            "description": (
+                "what each curve point records: accuracy (%, always), mse (multi-class Brier "
+                "score), aulc (area under the lift chart, classes weighted by the labeled "
+                "set's priors) and aulc_fold (the same, weighted by the whole training fold's "
+                "priors)"
+            ),
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "contains": {"const": "accuracy"},
+            "items": {"enum": ["accuracy", "mse", "aulc", "aulc_fold"]},
+            "default": ["accuracy"],
+        },
     },
-    "profile_properties": {"max_labeled": {"$ref": "#/properties/max_labeled"}},
-}
-SCHEMA["properties"]["schedule"] = {
-    "description": (
-        "chapter 7's acquisition schedule instead of a fixed batch size: 'batches' batches "
-        "growing geometrically from 'initial' labeled examples to the whole pool (the "
-        "dissertation makes 33 and prints neither sizes nor the initial set, spec E7)"
-    ),
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["initial", "batches"],
-    "properties": {
-        "initial": {"type": "integer", "minimum": 1},
-        "batches": {"type": "integer", "minimum": 1},
+    "profile_properties": {
+        "max_labeled": {"$ref": "#/properties/max_labeled"},
+        "schedule": {"$ref": "#/properties/schedule"},
     },
 }
-SCHEMA["properties"]["metrics"] = {
+
+REPORT_VARIANTS = ("utilization", "probability")
+"""The active kind's two reports (``report.variant``): chapter 6's data utilization and error
+reductions over a baseline (the default), chapter 7's "A vs B" comparisons of probability
+estimates."""
+
+COMPARISONS_SCHEMA: dict[str, Any] = {
     "description": (
-        "what each curve point records: accuracy (%, always), mse (multi-class Brier score), "
-        "aulc (area under the lift chart, classes weighted by the labeled set's priors) and "
-        "aulc_fold (the same, weighted by the whole training fold's priors)"
+        '"A vs B" tables (a and b are entries of algorithms; table is the thesis\'s table '
+        "number, which selects the published values to compare with)"
     ),
     "type": "array",
     "minItems": 1,
-    "uniqueItems": True,
-    "contains": {"const": "accuracy"},
-    "items": {"enum": ["accuracy", "mse", "aulc", "aulc_fold"]},
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["a", "b"],
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "table": {"type": "string"}},
+    },
 }
-SCHEMA["profile_properties"]["schedule"] = {"$ref": "#/properties/schedule"}
+
+REPORT_SCHEMA: dict[str, Any] = {
+    "variant": {
+        "description": (
+            "which report: utilization (chapter 6, the default: Tables 6.1-6.4 of report.others "
+            "over report.baseline) or probability (chapter 7: the report.comparisons of Tables "
+            "7.1-7.4, % MSE reduction and % AULC increase)"
+        ),
+        "enum": list(REPORT_VARIANTS),
+        "default": "utilization",
+    },
+    "comparisons": {
+        **COMPARISONS_SCHEMA,
+        "description": (
+            'variant probability: the "A vs B" tables of chapter 7 (a and b are entries of '
+            "algorithms; table is the thesis's table number, 7.1-7.4, which selects the "
+            "published values to compare with)"
+        ),
+    },
+}
+
+
+@dataclass(frozen=True)
+class ActiveSettings(KindSettings):
+    """The active kind's own keys.
+
+    The per-dataset keys hold a number or a mapping dataset -> number with an optional
+    ``default`` (:func:`per_dataset`). None means "not set": the batch size is then 1, the
+    initial set one batch and the curve runs to the whole pool. These defaults are not
+    written into the settings because unit keys carry a key only when the file sets it (as
+    they did when the records in ``reproduced/`` were computed), and ``batch_size: 1`` is
+    set in a file (ch7_early).
+
+    Attributes:
+        batch_size: m, examples labeled per iteration.
+        initial_size: the random initial labeled set; None: one batch.
+        max_labeled: where each curve stops (Table 6.4's maximum train size); None: the pool.
+        schedule: chapter 7's ``{initial, batches}`` geometric schedule instead of batches
+            of m; None: batches of m.
+        metrics: what each curve point records (``accuracy`` always).
+    """
+
+    batch_size: int | Mapping[str, int] | None = None
+    initial_size: int | Mapping[str, int] | None = None
+    max_labeled: int | Mapping[str, int] | None = None
+    schedule: Mapping[str, int] | None = None
+    metrics: tuple[str, ...] = ("accuracy",)
 
 
 def per_dataset(value: Any, dataset: str, default: int | None) -> int | None:
@@ -118,69 +198,49 @@ def per_dataset(value: Any, dataset: str, default: int | None) -> int | None:
 
 
 def systems_of(spec: Any) -> dict[str, dict[str, Any]]:
-    """Algorithm label -> ``{"system": name, "params": {...}}``."""
-    out = {}
-    for label, params in spec.algorithms.items():
-        params = dict(params)
-        name = str(params.pop(SYSTEM_KEY, spec.learner_of(label)))
-        out[label] = {"system": name, "params": params}
-    return out
+    """Algorithm label -> ``{"system": name, "params": {...}}`` (the job entries)."""
+    return {label: _system_entry(spec, label) for label in spec.algorithms}
 
 
-def _job_settings(spec: Any) -> dict[str, Any]:
-    return {
-        "experiment": spec.name,
-        "n_folds": spec.protocol.folds,
-        "seed": spec.protocol.seed,
-        "systems": systems_of(spec),
-        **{key: spec.settings[key] for key in
-           ("batch_size", "initial_size", "max_labeled", "schedule", "metrics")
-           if key in spec.settings},
-    }  # fmt: skip
+def _system_entry(spec: Any, label: str) -> dict[str, Any]:
+    """The job entry of one system: its :data:`redecorate.active.systems.SYSTEMS` name (the
+    ``system`` key, else the label's learner) and its parameters."""
+    params = dict(spec.algorithms[label])
+    name = str(params.pop(SYSTEM_KEY, spec.learner_of(label)))
+    return {"system": name, "params": params}
 
 
-def _fold_settings(settings: Mapping[str, Any], dataset: str) -> dict[str, Any]:
-    m = per_dataset(settings.get("batch_size"), dataset, 1)
+def _fold_settings(options: ActiveSettings, dataset: str) -> dict[str, Any]:
+    m = per_dataset(options.batch_size, dataset, 1)
     return {
         "batch_size": m,
-        "initial_size": per_dataset(settings.get("initial_size"), dataset, m),
-        "max_labeled": per_dataset(settings.get("max_labeled"), dataset, None),
+        "initial_size": per_dataset(options.initial_size, dataset, m),
+        "max_labeled": per_dataset(options.max_labeled, dataset, None),
     }
 
 
-def _run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
+def _evaluate_fold(fold: Fold) -> list[Record]:
+    """One fold's learning curve: the training fold is the pool, the test fold held out; one
+    record per (labeled-set size, metric), ``point`` and ``n_train`` the labeled examples."""
     from redecorate.active.curve import active_learning_curve, geometric_sizes
 
-    label, run = unit["algorithm"], int(unit["run"])
-    system = settings["systems"][label]
-    fold_settings = _fold_settings(settings, dataset.name)
-    metrics = list(settings.get("metrics", ["accuracy"]))
-    schedule = settings.get("schedule")
-    rows = []
-    started = time.perf_counter()
-    folds = run_folds(dataset, settings["n_folds"], run=run, seed=settings["seed"])
-    for fold, (train, test) in enumerate(folds):
-        # The fold's stream: keyed by (seed, dataset, run, fold), never by the system, so
-        # every system of a fold starts from the same labeled examples.
-        seed = seed_sequence(settings["seed"], "active", dataset.name, run, fold)
-        sizes = (None if schedule is None
-                 else geometric_sizes(len(train), schedule["initial"], schedule["batches"]))
-        curve = active_learning_curve(
-            dataset.X.iloc[train], dataset.y.iloc[train], dataset.X.iloc[test],
-            dataset.y.iloc[test], system["system"], system["params"], seed=seed, sizes=sizes,
-            metrics=metrics, **fold_settings,
-        )  # fmt: skip
-        for point in curve:
-            for metric in metrics:
-                rows.append((settings["experiment"], dataset.name, label, run, fold,
-                             point["n_labeled"], point["n_labeled"], metric, point[metric],
-                             point["fit_seconds"], point["ensemble_size"]))  # fmt: skip
-        progress(
-            f"[{settings['experiment']}] {dataset.name} {label} run {run} fold {fold + 1}/"
-            f"{settings['n_folds']} done ({len(curve)} points, up to {curve[-1]['n_labeled']} "
-            f"labeled), elapsed {time.perf_counter() - started:.1f}s"
-        )
-    return pd.DataFrame.from_records(rows, columns=list(RECORD_COLUMNS))
+    job, options, dataset = fold.job, fold.job.options, fold.dataset
+    system = fold.entry
+    metrics = list(options.metrics)
+    # The fold's stream: keyed by (seed, dataset, run, fold), never by the system, so
+    # every system of a fold starts from the same labeled examples.
+    seed = seed_sequence(job.seed, "active", dataset.name, fold.run, fold.index)
+    schedule = options.schedule
+    sizes = (None if schedule is None
+             else geometric_sizes(len(fold.train), schedule["initial"], schedule["batches"]))  # fmt: skip
+    curve = active_learning_curve(
+        dataset.X.iloc[fold.train], dataset.y.iloc[fold.train], dataset.X.iloc[fold.test],
+        dataset.y.iloc[fold.test], system["system"], system["params"], seed=seed, sizes=sizes,
+        metrics=metrics, **_fold_settings(options, dataset.name),
+    )  # fmt: skip
+    return [Record(point["n_labeled"], point["n_labeled"], metric, point[metric], point["fit_seconds"],
+                   point["ensemble_size"])
+            for point in curve for metric in metrics]  # fmt: skip
 
 
 _FAMILIES = {"qbag": "bagging", "qboost": "adaboost", "bootstrap_lv": "bagging",
@@ -211,24 +271,25 @@ SCORE_SECONDS = 8.3e-7
 scoring the whole pool is most of an iteration)."""
 
 
-def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
+def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     """One fit per iteration, on a labeled set growing from m to the pool (or the maximum),
     and the pool scored by each committee."""
     from redecorate.active.curve import labeled_set_sizes
     from redecorate.learners.registry import estimated_fit_seconds, estimated_members
 
-    k = settings["n_folds"]
+    k = job.folds
     pool = _pool_size(shape, k)
-    fold = _fold_settings(settings, shape.name)
-    schedule = settings.get("schedule")
+    options = job.options
+    schedule = options.schedule
     if schedule is not None:
         from redecorate.active.curve import geometric_sizes
 
         sizes = geometric_sizes(pool, schedule["initial"], schedule["batches"])
     else:
+        fold = _fold_settings(options, shape.name)
         sizes = labeled_set_sizes(pool, fold["batch_size"], min(fold["initial_size"], pool),
-                                  fold["max_labeled"])
-    system = settings["systems"][unit["algorithm"]]
+                                  fold["max_labeled"])  # fmt: skip
+    system = job.algorithms[unit["algorithm"]]
     per_fold = sum(
         estimated_fit_seconds(family, {}, n, shape.n_attributes)
         + SCORE_SECONDS * pool * estimated_members(family)
@@ -237,9 +298,47 @@ def _unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> 
     return k * per_fold
 
 
+def report_variant(report: Mapping[str, Any]) -> str:
+    """The ``report.variant`` of an active experiment (``utilization`` when not set)."""
+    return str(report.get("variant", REPORT_VARIANTS[0]))
+
+
+def _check_report(spec: Any) -> None:
+    """The report's variant and the keys it reads agree: chapter 7's ``comparisons`` only
+    with ``variant: probability``, which needs them; chapter 6's ``baseline`` otherwise."""
+    from redecorate.config import ExperimentConfigError
+
+    report = spec.report
+    variant = report_variant(report)
+    where = f"experiment file {spec.path}: key 'report"
+    if variant == "probability" and not report.get("comparisons"):
+        raise ExperimentConfigError(
+            f"{where}.variant': variant probability (chapter 7) reports the 'A vs B' tables of "
+            "report.comparisons, which the file does not give; add e.g. comparisons: "
+            "[{a: bootstrap_js, b: bagged_pets, table: '7.2'}], or leave variant out for "
+            "chapter 6's utilization report (report.baseline and report.others)"
+        )
+    if variant != "probability" and "comparisons" in report:
+        raise ExperimentConfigError(
+            f"{where}.comparisons': comparisons are chapter 7's 'A vs B' tables, reported by "
+            f"variant probability; this report is variant {variant!r}"
+            + ("" if "variant" in report else " (the default)")
+            + ". Add 'variant: probability' to the report section, or remove comparisons for "
+            "chapter 6's utilization report of report.others over report.baseline"
+        )
+    if variant == "utilization" and "baseline" not in report:
+        raise ExperimentConfigError(
+            f"{where}.baseline': the utilization report (chapter 6, the default variant) "
+            "compares report.others with report.baseline, the random-sampling system, which "
+            "the file does not name; add e.g. baseline: decorate, or 'variant: probability' "
+            "with report.comparisons for chapter 7's tables"
+        )
+
+
 def _check(spec: Any) -> None:
     """Every system name and its parameters, before any job (with close matches): the system
-    is built unfitted, so a value no job could use (``score: entropy_margin``) fails here."""
+    is built unfitted, so a value no job could use (``score: entropy_margin``) fails here.
+    Then the report's variant against the keys it reads (:func:`_check_report`)."""
     from redecorate.active.systems import make_system
     from redecorate.config import ExperimentConfigError
 
@@ -250,12 +349,12 @@ def _check(spec: Any) -> None:
             raise ExperimentConfigError(
                 f"experiment file {spec.path}: key 'algorithms.{label}': {exc}"
             ) from None
+    _check_report(spec)
 
 
-def _setting_key(settings: Mapping[str, Any], key: str, dataset: str) -> str:
+def _setting_key(value: Any, key: str, dataset: str) -> str:
     """The key a user set a per-dataset value under: ``batch_size``, ``batch_size.iris`` or
     ``batch_size.default``."""
-    value = settings.get(key)
     if not isinstance(value, Mapping):
         return key
     return f"{key}.{dataset}" if dataset in value else f"{key}.default"
@@ -268,18 +367,19 @@ def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
     from redecorate.config import ExperimentConfigError
     from redecorate.kinds.jobs import dataset_shape
 
-    settings = spec.settings
-    if settings.get("schedule") is not None:
+    options: ActiveSettings = spec.settings
+    if options.schedule is not None:
         return
     for dataset, entry in entries.items():
-        fold = _fold_settings(settings, dataset)
+        fold = _fold_settings(options, dataset)
         shape = dataset_shape(entry, dataset)
         pool = _pool_size(shape, spec.protocol.folds)
         end = pool if fold["max_labeled"] is None else min(pool, fold["max_labeled"])
         if fold["initial_size"] <= end:
             continue
-        own = "initial_size" in settings
-        key = _setting_key(settings, "initial_size" if own else "batch_size", dataset)
+        own = options.initial_size is not None
+        name = "initial_size" if own else "batch_size"
+        key = _setting_key(getattr(options, name), name, dataset)
         what = ("initial labeled examples" if own else
                 "examples per iteration (the initial labeled set is one batch unless "
                 "initial_size says otherwise)")  # fmt: skip
@@ -289,31 +389,34 @@ def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
         raise ExperimentConfigError(
             f"experiment file {spec.path}: key '{key}': {fold['initial_size']} {what} on dataset "
             f"{dataset!r} exceed the end of its curve, {end} examples ({limit}, scale "
-            f"{spec.scale!r}); fix: set {key.split('.')[0]} for {dataset!r} to at most {end}, "
-            f"e.g. {key.split('.')[0]}: {{default: 1, {dataset}: {end}}}"
+            f"{spec.scale!r}); fix: set {name} for {dataset!r} to at most {end}, "
+            f"e.g. {name}: {{default: 1, {dataset}: {end}}}"
         )
 
 
-def _report(
-    records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs, settings: Mapping[str, Any]
-) -> None:
-    from redecorate.report.active import write_active_report
+def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
+            settings: ReportSettings) -> ReplicationReport:
+    """The report of ``report.variant``: chapter 6's utilization or chapter 7's probability."""
+    from redecorate.report.active import write_active_report, write_probability_report
 
-    write_active_report(records, out, settings)
+    if report_variant(settings.report) == "probability":
+        return write_probability_report(records, out, settings)
+    return write_active_report(records, out, settings)
 
 
 ACTIVE = ExperimentKind(
     name="active",
-    description="chapter 6: pool-based active learning curves, m examples per iteration",
+    description="chapters 6-7: pool-based active learning curves, m examples per iteration",
+    settings=ActiveSettings,
     schema=SCHEMA,
-    job_settings=_job_settings,
-    units=algorithm_run_units,
-    run_unit=_run_unit,
+    report_schema=REPORT_SCHEMA,
+    algorithm_entry=_system_entry,
+    evaluate_fold=_evaluate_fold,
     unit_cost=_unit_cost,
     report=_report,
     points_key=None,
     check=_check,
     check_datasets=_check_datasets,
+    key_layout=KeyLayout(points=None, algorithms="systems"),
     algorithms_are_learners=False,
-    algorithm_settings="systems",
 )

@@ -14,6 +14,13 @@ accuracy %), for every dataset and system:
 * one learning-curve figure per dataset;
 * ``replication.md``/``.csv``: every published cell beside ours, the scale at the top, and
   "not comparable" where the protocol or the datasets differ from the dissertation's.
+
+Three reports, each writing its tables and figures and returning the reproduced-vs-published
+comparison as a :class:`~redecorate.report.replication_report.ReplicationReport` (which
+:func:`~redecorate.report.replication_report.write_replication_report` writes): chapter 6's
+:func:`write_active_report` (the ``active`` kind's ``utilization`` variant), chapter 7's
+:func:`write_probability_report` (its ``probability`` variant) and chapter 8's
+:func:`write_reduction_report` (the ``acquisition`` kind).
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -39,11 +46,11 @@ from redecorate.report.conclusions import (
     comparability,
     comparability_lines,
     held_sentence,
-    mark_comparability,
     sign_agreement,
 )
 from redecorate.report.figures import learning_curves
 from redecorate.report.published import read_published
+from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import display_name, markdown_table
 from redecorate.stats.learning_curves import (
     data_utilization,
@@ -56,7 +63,12 @@ from redecorate.stats.learning_curves import (
 )
 from redecorate.stats.significance import paired_t_test
 
-__all__ = ["active_conclusions", "active_summary", "fold_errors", "significant_reduction", "wdl_comparability", "write_active_report"]
+if TYPE_CHECKING:
+    from redecorate.kinds.kind import ReportOutputs
+    from redecorate.protocol.settings import ReportSettings
+
+__all__ = ["active_conclusions", "active_summary", "fold_errors", "significant_reduction", "wdl_comparability",
+           "write_active_report", "write_probability_report", "write_reduction_report"]
 
 ALPHA = 0.05
 THESIS_RUNS, THESIS_FOLDS = 2, 10
@@ -435,9 +447,9 @@ def replication_cells(summary: pd.DataFrame, published: pd.DataFrame, tables: Se
     return frame
 
 
-def _comparable(settings: Mapping[str, Any], cells: pd.DataFrame) -> tuple[bool, str]:
+def _comparable(settings: ReportSettings, cells: pd.DataFrame) -> tuple[bool, str]:
     """Whether counting conclusions against the dissertation's is meaningful, and why not."""
-    return comparability(settings.get("scale"), cells["dataset"],
+    return comparability(settings.scale, cells["dataset"],
                          cells.loc[cells["status"].isin(REPRODUCED), "dataset"])  # fmt: skip
 
 
@@ -531,19 +543,23 @@ def active_conclusions(summary: pd.DataFrame, published: pd.DataFrame, baseline:
                                        "trivial_holds"])
 
 
-def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any]) -> None:
-    """Tables, figures and reproduced vs published of one ``active`` experiment."""
-    report = settings["report"]
+def _ran(records: pd.DataFrame, settings: ReportSettings) -> list[str]:
+    """The experiment's datasets that have records, in the file's order."""
+    return [d for d in settings.datasets if d in set(records["dataset"])]
+
+
+def write_active_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
+    """Chapter 6: Tables 6.1–6.4 layouts of ``report.others`` over ``report.baseline``, the
+    learning curves, and reproduced vs published (the ``active`` kind's ``utilization``
+    report)."""
+    report = settings.report
     baseline = report.get("baseline")
     others = list(report.get("others", []))
-    datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
-    if report.get("comparisons"):
-        _write_probability_report(records, out, settings, datasets)
-        return
+    datasets = _ran(records, settings)
     if baseline is None:
-        raise ValueError(f"experiment {settings['experiment']}: an active experiment's report needs "
-                         "report.baseline (the random-sampling system) and report.others, or "
-                         "report.comparisons (chapter 7)")
+        raise ValueError(f"experiment {settings.experiment}: the utilization report needs "
+                         "report.baseline (the random-sampling system) and report.others; "
+                         "chapter 7's comparisons are report variant probability")
     summary = active_summary(records, baseline, others, datasets)
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
     summary.to_csv(tables_dir / "active_summary.csv", index=False, lineterminator="\n")
@@ -561,21 +577,18 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
     (tables_dir / "active_tables.md").write_text("\n".join(text), encoding="utf-8")
     for dataset in datasets:
         learning_curves(records, figures_dir / f"active_curve_{dataset}", dataset=dataset,
-                        algorithms=[baseline, *others], experiment=settings["experiment"],
+                        algorithms=[baseline, *others], experiment=settings.experiment,
                         xlabel="Number of labeled examples")  # fmt: skip
 
-    published = _published(settings.get("published", []))
+    published = _published(list(settings.published))
     labels = {s: s for s in [baseline, *others]}
     tables = _tables_of(published, {baseline, *others})
     intervals = active_intervals(records, baseline, others, datasets) if tables else None
     cells = replication_cells(summary, published, tables, labels, baseline, intervals)
-    cells = with_known_disagreements(cells, known_disagreements_for(settings.get("published", [])))
+    cells = with_known_disagreements(cells, known_disagreements_for(list(settings.published)))
     conclusions = active_conclusions(summary, published, baseline, others, labels, tables)
     comparable, why = _comparable(settings, cells) if len(cells) else (False, "no published values")
-    cells.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
-                                                   lineterminator="\n")
-    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", ""]
+    lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", ""]
     runs = sorted(records["run"].unique())
     folds = records["fold"].nunique()
     lines += [f"This run: {len(datasets)} datasets, {len(runs)} run(s) of {folds}-fold CV. The "
@@ -612,7 +625,7 @@ def write_active_report(records: pd.DataFrame, out: Any, settings: Mapping[str, 
                   *cells_lines(cells, ["table", "dataset", "system", "statistic"])]  # fmt: skip
     else:
         lines += ["No published values for this experiment's tables.", ""]
-    Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")
+    return ReplicationReport("\n".join(lines), cells, conclusions, comparable)
 
 
 def _wdl(outcomes: pd.Series) -> str:
@@ -620,10 +633,12 @@ def _wdl(outcomes: pd.Series) -> str:
     return f"{int((o > 0).sum())}/{int((o == 0).sum())}/{int((o < 0).sum())}"
 
 
-def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any],
-                              datasets: Sequence[str]) -> None:
-    """Chapter 7: Tables 7.1–7.4 layouts, learning curves of MSE, reproduced vs published."""
-    comparisons = list(settings["report"]["comparisons"])
+def write_probability_report(records: pd.DataFrame, out: ReportOutputs,
+                             settings: ReportSettings) -> ReplicationReport:
+    """Chapter 7: Tables 7.1–7.4 layouts of ``report.comparisons``, learning curves of MSE,
+    reproduced vs published (the ``active`` kind's ``probability`` report)."""
+    comparisons = list(settings.report["comparisons"])
+    datasets = _ran(records, settings)
     records, aulc = aulc_reading(records)
     cells = probability_comparisons(records, comparisons, datasets)
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
@@ -650,10 +665,10 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
     systems = list(dict.fromkeys([s for c in comparisons for s in (str(c["a"]), str(c["b"]))]))
     for dataset in datasets:
         learning_curves(records, figures_dir / f"mse_curve_{dataset}", dataset=dataset,
-                        algorithms=systems, metric="mse", experiment=settings["experiment"],
+                        algorithms=systems, metric="mse", experiment=settings.experiment,
                         xlabel="Number of labeled examples")  # fmt: skip
 
-    published = _published(settings.get("published", []))
+    published = _published(list(settings.published))
     tables = {str(c.get("table", "")) for c in comparisons}
     pub = published[published["table"].isin(tables)]
     rows = []
@@ -671,7 +686,7 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
     replication = pd.DataFrame(rows, columns=["table", "comparison", "dataset", "statistic",
                                               "published", "reproduced", "low", "high", "status"])  # fmt: skip
     replication.insert(6, "difference", replication["reproduced"] - replication["published"])
-    replication = with_known_disagreements(replication, known_disagreements_for(settings.get("published", [])),
+    replication = with_known_disagreements(replication, known_disagreements_for(list(settings.published)),
                                           system="comparison")
     conclusions = []
     for (table, comparison, metric), w in pub[pub["dataset"].isna()].groupby(
@@ -695,16 +710,13 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
     conclusions = pd.DataFrame(conclusions, columns=["table", "comparison", "metric", "published_wdl",
                                                      "reproduced_wdl", "sign_agreement",
                                                      "trivial_agreement", "holds", "trivial_holds"])  # fmt: skip
-    replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
     if len(replication):
         comparable, why = _comparable(settings, replication)
     elif len(conclusions):
-        comparable, why = wdl_comparability(settings.get("scale"), pub[pub["dataset"].isna()], datasets)
+        comparable, why = wdl_comparability(settings.scale, pub[pub["dataset"].isna()], datasets)
     else:
         comparable, why = False, "no published values"
-    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
-                                                   lineterminator="\n")
-    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
+    lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV. The dissertation: 10 runs of 10-fold CV on the "
              "24 datasets of chapter 7.", "",
@@ -737,19 +749,19 @@ def _write_probability_report(records: pd.DataFrame, out: Any, settings: Mapping
               f"|difference| {_fmt(done['difference'].abs().median()) if len(done) else '–'}.", ""]
     if len(replication):
         lines += cells_lines(replication, ["table", "comparison", "dataset", "statistic"])
-    Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")
+    return ReplicationReport("\n".join(lines), replication, conclusions, comparable)
 
 
-def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[str, Any], *,
-                           xlabel: str) -> None:
+def write_reduction_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings, *,
+                           xlabel: str) -> ReplicationReport:
     """Tables 8.2/8.3 layouts: % error reduction of A over B (all points; top 20 %).
 
     One table per ``report.comparisons`` entry ``{a, b, table}``; cells as in Table 6.2/6.4
     (:func:`active_summary`), bold where significant; reproduced vs published, with the
     published rows whose data are not public listed as such rather than as failures.
     """
-    comparisons = list(settings["report"].get("comparisons", []))
-    datasets = [d for d in settings["datasets"] if d in set(records["dataset"])]
+    comparisons = list(settings.report.get("comparisons", []))
+    datasets = _ran(records, settings)
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
     frames, text = [], []
     ran = set(records["algorithm"])
@@ -778,9 +790,9 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
     systems = list(dict.fromkeys(s for c in comparisons for s in (str(c["a"]), str(c["b"]))))
     for dataset in datasets:
         learning_curves(records, figures_dir / f"curve_{dataset}", dataset=dataset,
-                        algorithms=systems, experiment=settings["experiment"], xlabel=xlabel)
+                        algorithms=systems, experiment=settings.experiment, xlabel=xlabel)
 
-    published = _published(settings.get("published", []))
+    published = _published(list(settings.published))
     tables = {str(c.get("table", "")) for c in comparisons}
     pub = published[published["table"].isin(tables) & published["dataset"].notna()]
     note = pub["note"] if "note" in pub.columns else pd.Series("", index=pub.index)
@@ -801,7 +813,7 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
     replication = pd.DataFrame(rows, columns=["table", "dataset", "statistic", "published", "reproduced",
                                               "low", "high", "status"])  # fmt: skip
     replication.insert(5, "difference", replication["reproduced"] - replication["published"])
-    replication = with_known_disagreements(replication, known_disagreements_for(settings.get("published", [])))
+    replication = with_known_disagreements(replication, known_disagreements_for(list(settings.published)))
     comparable, why = _comparable(settings, replication) if len(replication) else (False, "no published values")
     conclusions = []
     for table in sorted(tables):
@@ -824,10 +836,7 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
                                 "holds": bool((sig["reproduced"] == sig["published"]).all())})  # fmt: skip
     conclusions = pd.DataFrame(conclusions, columns=["table", "claim", "published", "reproduced",
                                                      "agreement", "trivial_agreement", "holds"])  # fmt: skip
-    replication.to_csv(out.replication_csv, index=False, lineterminator="\n")
-    mark_comparability(conclusions, comparable).to_csv(out.replication_conclusions, index=False,
-                                                   lineterminator="\n")  # fmt: skip
-    lines = [f"# Replication report: {settings['experiment']} (scale {settings['scale']})", "",
+    lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV.", ""]  # fmt: skip
     lines += comparability_lines(comparable, why)
@@ -847,4 +856,4 @@ def write_reduction_report(records: pd.DataFrame, out: Any, settings: Mapping[st
     lines += ["## Cells", "", f"{len(done)} of {len(replication)} published UCI cells reproduced.", ""]
     if len(replication):
         lines += cells_lines(replication, ["table", "dataset", "statistic"])
-    Path(out.replication_md).write_text("\n".join(lines), encoding="utf-8")
+    return ReplicationReport("\n".join(lines), replication, conclusions, comparable)
