@@ -1,21 +1,38 @@
 """A toy experiment kind, defined outside the package as a user would: the majority-class rule.
 
 ``docs/adding-an-experiment-kind.md`` walks through this file. It is one module: settings
-(``baseline_label``), a unit of work (one run of k-fold CV: predict each training fold's
-majority class on its test fold), one extra record column (``majority_class``) and a report
-(a table of mean accuracies; no published values). An experiment file selects it with
-``kind: majority_kind:MAJORITY`` when this directory is on ``PYTHONPATH``.
+(``baseline_label``), what one fold measures (the training fold's majority class predicted
+for the whole test fold), one extra record column (``majority_class``), a cost estimate and
+a report (a table of mean accuracies; no published values). An experiment file selects it
+with ``kind: majority_kind:MAJORITY`` when this directory is on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
 import pandas as pd
 
-from redecorate.kinds import DatasetShape, ExperimentKind, Progress, ReportOutputs, Unit
-from redecorate.protocol import RECORD_COLUMNS, run_folds
+from redecorate.kinds import (
+    DatasetShape,
+    ExperimentKind,
+    Fold,
+    JobSettings,
+    KindSettings,
+    Record,
+    ReportOutputs,
+    ReportSettings,
+    Unit,
+)
+from redecorate.report.replication_report import ReplicationReport
+
+
+@dataclass(frozen=True)
+class MajoritySettings(KindSettings):
+    """The kind's own YAML keys; the defaults are filled when the file is read."""
+
+    baseline_label: str = "majority class"
+
 
 SCHEMA = {
     "properties": {
@@ -25,59 +42,41 @@ SCHEMA = {
             "default": "majority class",
         }
     },
-    "required": [],
-    "profile_properties": {},
 }
 
 
-def job_settings(spec: Any) -> dict[str, Any]:
-    return {"experiment": spec.name, "n_folds": spec.protocol.folds, "seed": spec.protocol.seed}
+def evaluate_fold(fold: Fold) -> list[Record]:
+    """One fold: predict the training fold's majority class for every test example."""
+    y = fold.dataset.y
+    majority = y.iloc[fold.train].value_counts().idxmax()
+    accuracy = 100.0 * float((y.iloc[fold.test] == majority).mean())
+    return [Record(point=100, n_train=len(fold.train), metric="accuracy", value=accuracy,
+                   fit_seconds=0.0, extra={"majority_class": str(majority)})]
 
 
-def units(spec: Any) -> list[Unit]:
-    return [{"algorithm": a, "run": r} for r in spec.runs for a in spec.algorithms]
-
-
-def run_unit(dataset: Any, settings: Mapping[str, Any], unit: Unit, progress: Progress) -> pd.DataFrame:
-    rows = []
-    folds = run_folds(dataset, settings["n_folds"], run=unit["run"], seed=settings["seed"])
-    for fold, (train, test) in enumerate(folds):
-        majority = dataset.y.iloc[train].value_counts().idxmax()
-        accuracy = 100.0 * float((dataset.y.iloc[test] == majority).mean())
-        rows.append((settings["experiment"], dataset.name, unit["algorithm"], unit["run"], fold,
-                     100, len(train), "accuracy", accuracy, 0.0, 1, str(majority)))
-        progress(f"{dataset.name} run {unit['run']} fold {fold + 1}: majority {majority!r}")
-    return pd.DataFrame(rows, columns=[*RECORD_COLUMNS, "majority_class"])
-
-
-def unit_cost(settings: Mapping[str, Any], unit: Unit, shape: DatasetShape) -> float:
-    return 1e-6 * shape.n_instances
+def unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
+    """Counting labels: next to nothing, whatever the dataset."""
+    return 1e-6 * shape.n_instances * job.folds
 
 
 def report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-           settings: Mapping[str, Any]) -> None:
-    label = settings["settings"].get("baseline_label", "majority class")
-    means = summary[summary["metric"] == "accuracy"][["dataset", "mean"]]
+           settings: ReportSettings) -> ReplicationReport:
+    """A table of mean accuracies; nothing was published, so nothing is compared."""
+    means = summary.loc[summary["metric"] == "accuracy", ["dataset", "mean"]]
     means.to_csv(out.tables / "majority.csv", index=False)
-    out.replication_md.write_text(
-        f"# {settings['experiment']}: {label}\n\nNo published values.\n\n"
-        + "\n".join(f"- {d}: {m:.2f} %" for d, m in means.itertuples(index=False)) + "\n",
-        encoding="utf-8",
-    )
-    pd.DataFrame(columns=["dataset", "published", "reproduced"]).to_csv(out.replication_csv, index=False)
-    pd.DataFrame(columns=["table", "holds"]).to_csv(out.replication_conclusions, index=False)
+    lines = [f"- {dataset}: {mean:.2f} %" for dataset, mean in means.itertuples(index=False)]
+    title = f"# {settings.experiment}: {settings.options.baseline_label}"
+    return ReplicationReport(markdown=f"{title}\n\nNo published values.\n\n" + "\n".join(lines) + "\n")
 
 
 MAJORITY = ExperimentKind(
     name="majority",
     description="majority-class rule under k-fold CV (a worked example of a kind)",
+    settings=MajoritySettings,
     schema=SCHEMA,
-    job_settings=job_settings,
-    units=units,
-    run_unit=run_unit,
+    evaluate_fold=evaluate_fold,
     unit_cost=unit_cost,
     report=report,
-    points_key=None,
     record_columns=("majority_class",),
     algorithms_are_learners=False,
 )
