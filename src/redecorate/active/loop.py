@@ -54,7 +54,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 
 from redecorate.active.committee import Committee, fit_model
-from redecorate.active.strategy import QueryStrategy
+from redecorate.active.strategy import PoolView, QueryStrategy
 from redecorate.learners.base import EncodedClassifier, member_proba
 from redecorate.learners.features import FeatureSchema
 from redecorate.protocol.seeds import key_words
@@ -98,7 +98,9 @@ class ActiveLearner:
     X_: the encoded pool. is_labeled_: bool mask over the pool.
     acquisition_order_: pool positions in the order they were labeled (initial set first,
         in pool order). queries_: the batches taught, one array each.
-    fit_log_: one ``{"n_labeled", "role", "seconds"}`` dict per model fitted.
+    fit_log_: one ``{"n_labeled", "role", "seconds"}`` dict per model fitted; expected error
+        reduction adds one ``{"n_labeled", "role": "eer", "seconds", "fits"}`` per query for
+        its hypothetical retrainings.
     last_candidates_, last_scores_: the candidates of the last query and their raw scores
         (``None`` for random sampling).
     """
@@ -153,6 +155,7 @@ class ActiveLearner:
         self.last_scores_ = None
         self._seed = as_seed_sequence(self.random_state)
         self._models: dict[str, object] = {}
+        self._pool_cache: dict[str, object] = {}
         return self
 
     def _pool_labels(self, y, classes, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -285,11 +288,34 @@ class ActiveLearner:
         if self.strategy.needs_committee:
             output = self.committee.outputs(self.committee_, self.X_[candidates])
             counts = np.bincount(self._codes[self.is_labeled_], minlength=len(self.classes_))
-            chosen, raw = self.strategy.select(output, m, rng, counts)
+            if self.strategy.needs_pool:
+                # Pool scores can be costly (expected error reduction refits the model per
+                # candidate and label): a repeated query of the same labeled set reuses them.
+                key = f"query@{self.n_labeled_}:{m}"
+                if key not in self._models:
+                    self._models[key] = self.strategy.select(
+                        output, m, rng, counts, pool=self._pool_view(candidates))
+                chosen, raw = self._models[key]
+            else:
+                chosen, raw = self.strategy.select(output, m, rng, counts)
         else:
             chosen, raw = self.strategy.select(None, m, rng, n_candidates=candidates.size)
         self.last_candidates_, self.last_scores_ = candidates, raw
         return candidates[chosen]
+
+    def _pool_view(self, candidates: np.ndarray) -> PoolView:
+        """The pool as expected error reduction, expected model change and density weights
+        read it (:class:`~redecorate.active.strategy.PoolView`)."""
+        n_labeled = self.n_labeled_
+
+        def log(role: str, seconds: float, fits: int) -> None:
+            self.fit_log_.append({"n_labeled": n_labeled, "role": role, "seconds": seconds,
+                                  "fits": int(fits)})
+
+        return PoolView(X=self.X_, labels=self._codes.copy(), candidates=candidates,
+                        schema=self.schema_, n_classes=len(self.classes_),
+                        committee=self.committee, model=self.committee_,
+                        seed_for=self.seed_for, cache=self._pool_cache, log=log)
 
     def teach(self, indices, labels) -> ActiveLearner:
         """Record the labels of pool examples ``indices`` (from :meth:`query` or chosen by

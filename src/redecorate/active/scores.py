@@ -24,6 +24,14 @@ score                    definition                                  more useful
                          §7.2; two classes only)
 ``local_variance_ext``   mean over classes of the across-member      larger
                          variance (Bootstrap-LV-EXT, §7.2)
+``least_confident``      1 − P̂_(1) of the committee's weighted mean  larger
+                         distribution (uncertainty sampling)
+``predictive_entropy``   H(Σ w_i P_i), the entropy of the weighted   larger
+                         mean distribution (entropy sampling;
+                         "consensus entropy" for a committee)
+``kl_to_mean``           Σ_i w_i KL(P_i ‖ Σ_j w_j P_j) (McCallum &   larger
+                         Nigam 1998: QBC's KL divergence to the
+                         mean)
 =======================  ==========================================  ====================
 
 With uniform weights the JS divergence equals the mean Kullback–Leibler divergence of
@@ -39,10 +47,13 @@ from scipy.special import xlogy
 
 __all__ = [
     "js_divergence",
+    "kl_to_mean",
+    "least_confident",
     "local_variance",
     "local_variance_ext",
     "member_votes",
     "normalised_weights",
+    "predictive_entropy",
     "probability_margin",
     "vote_counts",
     "vote_entropy",
@@ -260,3 +271,42 @@ def local_variance_ext(proba, weights=None) -> np.ndarray:
         raise ValueError("local_variance_ext is defined for an unweighted committee; "
                          "use vote_weights='uniform'")
     return P.var(axis=0).mean(axis=1)
+
+
+def least_confident(proba, weights=None) -> np.ndarray:
+    """Least-confident uncertainty (Lewis & Gale 1994; textbook §11.7.1.1): 1 − P̂_(1)(x).
+
+    One minus the highest class probability of the committee's weighted mean distribution
+    (of a single model's distribution for a committee of one). Values lie in [0, 1 − 1/K];
+    **larger is more useful**. With two classes it ranks examples exactly as the margin and
+    the entropy do (all three are monotone in |P̂_1 − 0.5|, the textbook's Eq. 11.25).
+    """
+    return 1.0 - weighted_mean_distribution(proba, weights).max(axis=1)
+
+
+def predictive_entropy(proba, weights=None) -> np.ndarray:
+    """Entropy sampling (textbook Eq. 11.26): H(P̂(x)) = −Σ_k P̂_k log P̂_k (natural log).
+
+    The entropy of the committee's weighted mean distribution (one model's distribution for
+    a committee of one); for a committee this is modAL's "consensus entropy". Zero for a
+    certain prediction, at most log K for a uniform one; **larger is more useful**.
+    """
+    return _entropy(weighted_mean_distribution(proba, weights))
+
+
+def kl_to_mean(proba, weights=None) -> np.ndarray:
+    """Query by committee's KL divergence to the mean (McCallum & Nigam 1998; §11.7.1.2).
+
+    Σ_i w_i KL(P_i ‖ P̄) with P̄ = Σ_j w_j P_j, weights normalised to sum to one (uniform
+    by default): how far, on average, each member's distribution is from the consensus.
+    Computed from its own definition here; it equals :func:`js_divergence` (the generalised
+    Jensen-Shannon divergence, H(P̄) − Σ w_i H(P_i)) for any weights, which the tests use as
+    a cross-check. Terms with P_ik = 0 contribute 0. **Larger is more useful.**
+    """
+    P = _check_proba(proba)
+    w = normalised_weights(weights, P.shape[0])
+    mean = np.tensordot(w, P, axes=1)
+    # KL(P_i || mean) = Σ_k P_ik log P_ik − Σ_k P_ik log mean_k; mean_k > 0 wherever P_ik > 0.
+    own = xlogy(P, P).sum(axis=2)
+    cross = xlogy(P, np.broadcast_to(mean, P.shape)).sum(axis=2)
+    return np.maximum(np.tensordot(w, own - cross, axes=1), 0.0)

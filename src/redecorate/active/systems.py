@@ -19,7 +19,26 @@ name                       committee             score                  selectio
 ``bootstrap_lv``           Bagging               local variance         ∝ score    the committee
 ``bootstrap_js``           Bagging               JS divergence          ∝ score    the committee
 ``bootstrap_lv_ext``       Bagging               LV-EXT                 ∝ score    the committee
+``uncertainty``            ``model`` (J48 with   ``measure``: least     top-m      the model
+                           Laplace; or an        confident, margin,                (``predict``)
+                           ensemble's mean)      entropy
+``qbc``                    ``committee``         ``measure``: vote      top-m      the committee
+                           (Bagging)             entropy, KL to mean
+``eer``                    ``model`` (Naive      expected log / 0-1     top-m of   the model
+                           Bayes)                loss after retraining  a sample   (``predict``)
+``emc``                    one MLP               expected gradient      top-m      the MLP
+                                                 length
 =========================  ====================  =====================  =========  ==============
+
+The last four are the textbook's query strategies (Aggarwal, *Data Mining*, §11.7) on the
+dissertation's protocol; ``density: {beta: 1, similarity: cosine}`` weights any system's
+score by information density (:mod:`redecorate.active.density`). ``model`` is a single
+learner (``j48``, ``naive_bayes``, ``mlp``; ``learner_params`` its parameters, default
+``{laplace: true}`` for J48 so that it has graded probabilities) or an ensemble of ``base``
+members (``bagging``, ``decorate``, ``adaboost``); ``ensemble_size`` and the other ensemble
+settings apply to an ensemble only. ``eer`` defaults to Naive Bayes, the model of Roy &
+McCallum and the textbook's "Bayes model": it refits a model per candidate and label, and a
+Naive Bayes fit costs a tenth to a hundredth of a J48's (``docs/active-learning.md``).
 
 Every ensemble has 15 members and J48 (Weka defaults) as base learner unless ``params``
 say otherwise; DECORATE explores at most 50 classifiers with R_size = 1.
@@ -54,15 +73,19 @@ from typing import Any
 from sklearn.base import BaseEstimator
 
 from redecorate.active.committee import Committee
+from redecorate.active.density import Density
+from redecorate.active.expected_error import ExpectedErrorReduction
 from redecorate.active.loop import ActiveLearner
+from redecorate.active.model_change import ExpectedModelChange
 from redecorate.active.strategy import QueryStrategy
 from redecorate.learners.adaboost_m1 import AdaBoostM1
 from redecorate.learners.bagging import Bagging
 from redecorate.learners.decorate import Decorate
 from redecorate.learners.registry import make_learner
 
-__all__ = ["ENSEMBLES", "SYSTEMS", "SystemEntry", "UnknownSystemError", "make_ensemble",
-           "make_system", "system_parameters"]
+__all__ = ["ENSEMBLES", "MODELS", "QBC_MEASURES", "SYSTEMS", "SystemEntry",
+           "UNCERTAINTY_MEASURES", "UnknownSystemError", "make_ensemble", "make_system",
+           "system_parameters"]
 
 ENSEMBLES: tuple[str, ...] = ("decorate", "bagging", "adaboost")
 """Ensemble families a system can select or predict with."""
@@ -121,8 +144,85 @@ class SystemEntry:
     build: Callable[[Mapping[str, Any]], tuple[Committee, QueryStrategy, BaseEstimator | None]]
 
 
-def _strategy(p: Mapping[str, Any]) -> QueryStrategy:
-    return QueryStrategy(p["score"], p["selection"], p["tie_break"])
+SINGLE_MODELS: tuple[str, ...] = ("j48", "naive_bayes", "mlp")
+"""Single learners a textbook strategy can query with (a committee of one)."""
+
+MODELS: tuple[str, ...] = SINGLE_MODELS + ENSEMBLES
+"""``model`` values of ``uncertainty``, ``eer`` (and ``emc``: ``mlp`` only)."""
+
+_LEARNER_DEFAULTS: dict[str, dict[str, Any]] = {"j48": {"laplace": True}}
+"""A single J48 with Laplace leaf estimates: graded class probabilities for uncertainty."""
+
+UNCERTAINTY_MEASURES: Mapping[str, str] = MappingProxyType({
+    "least_confident": "least_confident", "margin": "probability_margin", "entropy": "entropy"})
+"""``uncertainty``'s ``measure`` -> score of :data:`redecorate.active.strategy.SCORES`."""
+
+QBC_MEASURES: Mapping[str, str] = MappingProxyType({
+    "vote_entropy": "vote_entropy", "kl_to_mean": "kl_to_mean"})
+"""``qbc``'s ``measure`` -> score."""
+
+
+def _density(spec: Any) -> Density | None:
+    """``density``: None, a ``{beta, similarity}`` mapping or a :class:`Density`."""
+    if spec is None or isinstance(spec, Density):
+        return spec
+    if isinstance(spec, Mapping) and set(spec) <= {"beta", "similarity"}:
+        return Density(**dict(spec))
+    raise ValueError(f"density must be null or a mapping with keys beta (default 1) and "
+                     f"similarity (cosine or euclidean); got {spec!r}")
+
+
+def _strategy(p: Mapping[str, Any], score: Any = None) -> QueryStrategy:
+    return QueryStrategy(p["score"] if score is None else score, p["selection"], p["tie_break"],
+                         _density(p.get("density")))
+
+
+def _model(p: Mapping[str, Any], allowed: tuple[str, ...] = MODELS) -> BaseEstimator:
+    """``model`` as an unfitted estimator: a single learner or an ensemble of ``base``."""
+    name = p["model"]
+    if name not in allowed:
+        raise ValueError(f"model must be one of {', '.join(allowed)}, got {name!r}")
+    if name in SINGLE_MODELS:
+        params = p.get("learner_params")
+        return make_learner(name, _LEARNER_DEFAULTS.get(name, {}) if params is None else params)
+    if p.get("learner_params") is not None:
+        raise ValueError(f"learner_params apply to a single model ({', '.join(SINGLE_MODELS)}); "
+                         f"model {name!r} is an ensemble: set its members with base")
+    return make_ensemble(name, **_ensemble_params(p))
+
+
+def _measure(p: Mapping[str, Any], measures: Mapping[str, str]) -> str:
+    if p["measure"] not in measures:
+        raise ValueError(f"measure must be one of {', '.join(measures)}, got {p['measure']!r}")
+    return measures[p["measure"]]
+
+
+def _predictor(p: Mapping[str, Any]) -> BaseEstimator | None:
+    return None if p["predict"] is None else make_ensemble(p["predict"], **_ensemble_params(p))
+
+
+def _uncertainty(p):
+    strategy = _strategy(p, _measure(p, UNCERTAINTY_MEASURES))
+    return Committee(_model(p), p["vote_weights"]), strategy, _predictor(p)
+
+
+def _qbc(p):
+    if p["committee"] not in ENSEMBLES:
+        raise ValueError(f"committee must be one of {', '.join(ENSEMBLES)}, "
+                         f"got {p['committee']!r}")
+    ens = make_ensemble(p["committee"], **_ensemble_params(p))
+    strategy = _strategy(p, _measure(p, QBC_MEASURES))
+    return Committee(ens, p["vote_weights"]), strategy, _predictor(p)
+
+
+def _eer(p):
+    score = ExpectedErrorReduction(p["loss"], p["candidates"], p["evaluation"])
+    return Committee(_model(p), p["vote_weights"]), _strategy(p, score), _predictor(p)
+
+
+def _emc(p):
+    model = _model(p, ("mlp",))
+    return Committee(model), _strategy(p, ExpectedModelChange()), _predictor(p)
 
 
 def _committee_system(family: str, **fixed: Any):
@@ -147,10 +247,16 @@ def _select_predict(p):
 
 _COMMON = {"ensemble_size": 15, "base": None, "tie_break": "random"}
 _DECORATE = {"max_iterations": 50, "artificial_size": 1.0, "rejection_loss": "error"}
+_TEXTBOOK = {**_DECORATE, "voting": "soft", "vote_weights": "model", "selection": "top",
+             "density": None, "predict": None}
+"""Settings shared by the textbook strategies (§11.7): any ensemble may be the model, so
+DECORATE's settings are accepted too; ``predict: null`` predicts with the selecting model."""
 
 
 def _entry(name, description, build, **defaults) -> SystemEntry:
-    return SystemEntry(name, description, MappingProxyType({**_COMMON, **defaults}), build)
+    scored = {} if build is _random else {"density": None}  # every system with a score
+    return SystemEntry(name, description, MappingProxyType({**_COMMON, **scored, **defaults}),
+                       build)
 
 
 SYSTEMS: Mapping[str, SystemEntry] = MappingProxyType({e.name: e for e in (
@@ -189,6 +295,17 @@ SYSTEMS: Mapping[str, SystemEntry] = MappingProxyType({e.name: e for e in (
     _entry("bootstrap_lv_ext", "Bootstrap-LV-EXT (§7.2): bagged committee, LV-EXT, ∝ score",
            _committee_system("bagging"), voting="soft", vote_weights="uniform",
            score="local_variance_ext", selection="proportional"),
+    _entry("uncertainty", "uncertainty sampling (textbook §11.7.1.1): least confident, margin or "
+           "entropy of one model's (or an ensemble's mean) distribution", _uncertainty,
+           **_TEXTBOOK, model="j48", learner_params=None, measure="entropy"),
+    _entry("qbc", "query by committee (§11.7.1.2): vote entropy or KL divergence to the mean",
+           _qbc, **_TEXTBOOK, committee="bagging", measure="vote_entropy"),
+    _entry("eer", "expected error reduction (Roy & McCallum 2001; §11.7.2.1): expected log or "
+           "0/1 loss on a pool sample after retraining per candidate and label", _eer,
+           **_TEXTBOOK, model="naive_bayes", learner_params=None, loss="log", candidates=20,
+           evaluation=100),
+    _entry("emc", "expected model change (§11.7.1.3): an MLP's expected gradient length",
+           _emc, **_TEXTBOOK, model="mlp", learner_params=None),
 )})
 """Every named active-learning system."""
 
@@ -234,13 +351,21 @@ def make_system(name: str, params: Mapping[str, Any] | None = None, *, batch_siz
     ``params`` override the system's defaults (see :data:`SYSTEMS` and the module
     docstring); e.g. ``make_system("active_decorate", {"score": "js_divergence"})`` is the
     chapter-6 JS variant, ``make_system("random", {"ensemble": "bagging"})`` random
-    sampling with Bagging.
+    sampling with Bagging, ``make_system("uncertainty", {"measure": "margin", "density":
+    {"beta": 1}})`` density-weighted margin sampling with a J48. Every parameter is checked
+    here, before any data is seen: unknown names and invalid values raise ``ValueError``.
     """
     p = system_parameters(name, params)
     for key in ("ensemble", "select", "predict"):
-        if key in p and p[key] not in ENSEMBLES:
+        optional = key in SYSTEMS[name].defaults and SYSTEMS[name].defaults[key] is None
+        if key in p and not (optional and p[key] is None) and p[key] not in ENSEMBLES:
             raise ValueError(f"{name}: {key} must be one of {', '.join(ENSEMBLES)}, "
                              f"got {p[key]!r}")
-    committee, strategy, predictor = SYSTEMS[name].build(p)
+    try:
+        committee, strategy, predictor = SYSTEMS[name].build(p)
+    except (TypeError, ValueError) as exc:
+        message = str(exc)
+        kind = TypeError if isinstance(exc, TypeError) else ValueError
+        raise kind(message if message.startswith(f"{name}:") else f"{name}: {message}") from None
     return ActiveLearner(committee, strategy, batch_size=batch_size, predictor=predictor,
                          random_state=random_state)
