@@ -14,8 +14,10 @@ from scipy import stats as scipy_stats
 from test_protocol import Recorder, iris_like
 
 from redecorate.experiments import ExperimentConfigError, load_experiment
-from redecorate.protocol import JobError, Protocol, curve_sizes, run_folds, run_job
+from redecorate.kinds.passive import run_job
+from redecorate.protocol import JobError, curve_sizes, run_folds
 from redecorate.protocol.curve import example_size
+from redecorate.protocol.settings import JobSettings, ReportSettings
 from redecorate.report.diversity_study import (
     diversity_correlation,
     diversity_win_loss,
@@ -26,6 +28,13 @@ REPO = Path(__file__).resolve().parents[1]
 SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
 PUBLISHED = REPO / "config" / "published"
 
+
+
+def _report_settings(experiment: str, published: Path, options: dict) -> ReportSettings:
+    """The report settings an analysis reads (no records needed of the job part)."""
+    return ReportSettings(job=JobSettings(experiment=experiment, folds=10, seed=1), kind="passive",
+                          scale="thesis", datasets=(), params={}, published_dir=str(published),
+                          report={"analysis_options": options})
 
 def _toy(n: int = 60, seed: int = 0) -> tuple[pd.DataFrame, pd.Series]:
     rng = np.random.default_rng(seed)
@@ -123,8 +132,8 @@ def test_spearman_study_matches_scipy(tmp_path: Path) -> None:
         "4.4\tdiversity_vs_base_error_reduction\t\t\t\tdiversity\tp_value\t<<1e-50\tL721\n",
         encoding="utf-8",
     )
-    settings = {"experiment": "ch4_diversity", "published_dir": str(published),
-                "analysis_options": {"diversity_correlation": {"published": "spearman.tsv"}}}
+    settings = _report_settings("ch4_diversity", published,
+                                {"diversity_correlation": {"published": "spearman.tsv"}})
     paths = diversity_correlation(records, tmp_path / "tables", tmp_path / "figures", settings)
     assert {p.name for p in paths} == {"diversity_correlation.csv", "diversity_correlation.md"}
     result = pd.read_csv(tmp_path / "tables" / "diversity_correlation.csv").set_index("quantity")
@@ -208,8 +217,7 @@ def test_win_loss_counts_significant_differences(tmp_path: Path) -> None:
         "4.7\tdecorate_vs_adaboost\t\t20\t\tdiversity\tsig_l\t1\t\n",
         encoding="utf-8",
     )
-    settings = {"experiment": "t47", "published_dir": str(published),
-                "analysis_options": {"diversity_win_loss": {"published": "t47.tsv"}}}
+    settings = _report_settings("t47", published, {"diversity_win_loss": {"published": "t47.tsv"}})
     paths = diversity_win_loss(_diversity_records(), tmp_path / "tables", tmp_path / "figs", settings)
     assert all(p.is_file() for p in paths)
     cells = pd.read_csv(tmp_path / "tables" / "diversity_win_loss_cells.csv")
@@ -329,11 +337,9 @@ def _experiment(tmp_path: Path, text: str) -> Path:
 def test_point_unit_reaches_the_protocol(tmp_path: Path) -> None:
     spec = load_experiment(_experiment(tmp_path, "point_unit: examples\npoints: [10, 150]\n"),
                            schema=SCHEMA)  # fmt: skip
-    assert spec.protocol.point_unit == "examples" and spec.protocol.points == (10, 150)
+    assert spec.settings.point_unit == "examples" and spec.protocol.points == (10, 150)
     plain = load_experiment(_experiment(tmp_path, "points: [10]\n"), schema=SCHEMA)
-    assert plain.protocol.point_unit == "percent"
-    with pytest.raises(ValueError, match="point_unit"):
-        Protocol(runs=1, folds=2, points=(10,), seed=1, point_unit="fraction")
+    assert plain.settings.point_unit == "percent"  # the default, filled when the file is read
 
 
 @pytest.mark.parametrize(
@@ -382,11 +388,11 @@ def test_section_4_4_experiment_files_load(scale: str) -> None:
     table = load_experiment(REPO / "config" / "experiments" / "ch4_diversity_table.yaml",
                             schema=SCHEMA, scale=scale, known_datasets=names)  # fmt: skip
     check_learner_params(table)
-    assert table.protocol.point_unit == "examples" and table.metrics == ("accuracy", "diversity")
+    assert table.settings.point_unit == "examples" and table.settings.metrics == ("accuracy", "diversity")
     assert table.report["analyses"] == ["diversity_win_loss"]
     correlation = load_experiment(REPO / "config" / "experiments" / "ch4_diversity.yaml",
                                   schema=SCHEMA, scale=scale, known_datasets=names)  # fmt: skip
-    assert "member_error" in correlation.metrics
+    assert "member_error" in correlation.settings.metrics
     assert correlation.report["analyses"] == ["diversity_correlation"]
     if scale == "thesis":
         assert table.protocol.points == (10, 15, 20, 25, 30) and table.protocol.folds == 10

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from redecorate.experiments import check_learner_params, load_experiment
+from redecorate.protocol.settings import JobSettings, ReportSettings
 from redecorate.report.analyses import ANALYSES, run_analyses
 from redecorate.report.ensemble_size import (
     FIGURE_STEM,
@@ -60,16 +61,15 @@ def _records() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _settings(**options) -> dict:
-    return {
-        "experiment": "es",
-        "datasets": ["bb", "aa", "cc"],  # cc has no records: listed, not invented
-        "algorithms": list(PARAMS),
-        "algorithm_params": PARAMS,
-        "points": [20, 100],
-        "analyses": ["ensemble_size_curve"],
-        "analysis_options": {"ensemble_size_curve": options} if options else {},
-    }
+def _settings(**options) -> ReportSettings:
+    return ReportSettings(
+        job=JobSettings(experiment="es", folds=10, seed=1, points=(20, 100)), kind="passive",
+        scale="thesis",
+        datasets=("bb", "aa", "cc"),  # cc has no records: listed, not invented
+        params=PARAMS,
+        report={"analyses": ["ensemble_size_curve"],
+                "analysis_options": {"ensemble_size_curve": options} if options else {}},
+    )
 
 
 @pytest.fixture()

@@ -59,9 +59,9 @@ def test_the_ch8_afa_halves_are_slices_of_the_whole_file() -> None:
     assert j48.slice == {"algorithms": ["j48_error_sampling", "j48_random"], "datasets": list(spec.datasets),
                          "left_out_algorithms": ["decorate_error_sampling", "decorate_random"],
                          "left_out_datasets": []}  # fmt: skip
-    assert report_settings(j48, REPO / "config" / "published")["slice"] == j48.slice
+    assert report_settings(j48, REPO / "config" / "published").to_json()["slice"] == j48.slice
     # The whole experiment's report parameters are unchanged (no `slice` key).
-    assert "slice" not in report_settings(spec, REPO / "config" / "published")
+    assert "slice" not in report_settings(spec, REPO / "config" / "published").to_json()
     assert slice_experiments({"ch8_afa": spec}, None, None)["ch8_afa"] is spec
 
 
@@ -80,14 +80,22 @@ def test_an_experiment_left_with_nothing_is_an_error() -> None:
 
 
 def test_the_report_of_a_slice_says_so_and_where_it_is_not_comparable(tmp_path: Path) -> None:
-    from redecorate.report.slices import mark_slice
+    from redecorate.report.replication_report import (
+        ReplicationPaths,
+        ReplicationReport,
+        write_replication_report,
+    )
 
     spec = _spec("ch8_afa")
     j48 = slice_experiments({"ch8_afa": spec}, None, ["anneal", "soybean", "autos", "kr-vs-kp"])["ch8_afa"]
     md, conclusions = tmp_path / "replication.md", tmp_path / "replication_conclusions.csv"
-    md.write_text("# Replication report: ch8_afa (scale thesis)\n\nThis run: 4 datasets.\n")
-    conclusions.write_text("table,claim,holds,comparable\n8.2,sign,False,True\n8.9,other,True,True\n")
-    mark_slice(report_settings(j48, REPO / "config" / "published"), md, conclusions)
+    report = ReplicationReport(
+        markdown="# Replication report: ch8_afa (scale thesis)\n\nThis run: 4 datasets.\n",
+        conclusions=pd.DataFrame({"table": ["8.2", "8.9"], "claim": ["sign", "other"], "holds": [False, True],
+                                  "comparable": [True, True]}))  # fmt: skip
+    settings = report_settings(j48, REPO / "config" / "published")
+    write_replication_report(report, ReplicationPaths(md, tmp_path / "replication.csv", conclusions),
+                             experiment="ch8_afa", slice_=settings.slice, published=list(settings.published))
     text = md.read_text()
     assert text.startswith("# Replication report: ch8_afa (scale thesis)\n\n**A slice of ch8_afa**: datasets "
                            "anneal, soybean, autos, kr-vs-kp (left out: hypothyroid).")  # fmt: skip

@@ -140,7 +140,8 @@ class _PoolRecorder:
 
 
 def test_pool_variants_get_the_rest_of_the_training_fold() -> None:
-    from redecorate.protocol.job import run_job, wants_pool
+    from redecorate.kinds.passive import run_job
+    from redecorate.protocol.job import wants_pool
 
     assert wants_pool({"artificial": "unlabeled"}) and wants_pool({"artificial": "sampled"})
     assert not wants_pool({"artificial": "uniform"}) and not wants_pool({})
@@ -192,7 +193,7 @@ def test_fitted_ensemble_diversity_is_eq_3_2_on_the_members() -> None:
 
 
 def test_run_job_records_diversity_when_asked() -> None:
-    from redecorate.protocol.job import run_job
+    from redecorate.kinds.passive import run_job
 
     rng = np.random.default_rng(0)
 
@@ -228,5 +229,5 @@ def test_metrics_key_is_validated(tmp_path: Path, metrics: str) -> None:
 
 def test_metrics_key_reaches_the_spec(tmp_path: Path) -> None:
     path = _write(tmp_path, "  j48: {}\nmetrics: [accuracy, diversity]\n")
-    assert load_experiment(path, schema=SCHEMA).metrics == ("accuracy", "diversity")
-    assert load_experiment(_write(tmp_path, "  j48: {}\n"), schema=SCHEMA).metrics == ("accuracy",)
+    assert load_experiment(path, schema=SCHEMA).settings.metrics == ("accuracy", "diversity")
+    assert load_experiment(_write(tmp_path, "  j48: {}\n"), schema=SCHEMA).settings.metrics == ("accuracy",)

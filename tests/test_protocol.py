@@ -19,6 +19,7 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.dummy import DummyClassifier
 
+from redecorate.kinds.passive import run_job
 from redecorate.protocol import (
     RECORD_COLUMNS,
     JobError,
@@ -28,7 +29,6 @@ from redecorate.protocol import (
     derive_seed,
     learner_seed,
     run_folds,
-    run_job,
     seed_sequence,
     stratified_folds,
     training_order,

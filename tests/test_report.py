@@ -18,13 +18,18 @@ from redecorate.report import (
     load_published,
     render_latex,
     render_markdown,
+    summary_replication,
     scatter_plot,
     table_frame,
     write_comparison_tables,
     write_figures,
-    write_replication,
 )
 from redecorate.report.published import read_published, table_numbers
+from redecorate.report.replication_report import (
+    ReplicationPaths,
+    ReplicationReport,
+    write_replication_report,
+)
 from redecorate.stats import (
     RECORD_COLUMNS,
     error_from_accuracy,
@@ -36,6 +41,13 @@ from redecorate.stats import (
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "config" / "published"
 
+
+
+def _write(report: ReplicationReport, out: Path) -> list[Path]:
+    """The three replication files of ``report`` in ``out``: cells, conclusions, Markdown."""
+    paths = [out / "replication.csv", out / "replication_conclusions.csv", out / "replication.md"]
+    write_replication_report(report, ReplicationPaths(paths[2], paths[0], paths[1]), experiment="test")
+    return paths
 
 def test_table_numbers_come_from_the_published_rows() -> None:
     numbers = table_numbers(read_published(sorted(PUBLISHED.glob("ch4_summary_*.tsv"))))
@@ -313,7 +325,7 @@ def test_replication_conclusions_and_files(tmp_path: Path, published) -> None:
     assert (without.loc[without["n_datasets"] > 0, "status"] == "no records").all()
     assert without["holds"].isna().all()
 
-    paths = write_replication(summary, PUBLISHED, tmp_path, records=recs)
+    paths = _write(summary_replication(summary, PUBLISHED, records=recs), tmp_path)
     assert [p.name for p in paths] == [
         "replication.csv",
         "replication_conclusions.csv",
@@ -332,9 +344,8 @@ def test_replication_conclusions_and_files(tmp_path: Path, published) -> None:
 
 def test_replication_accepts_a_list_of_summary_only_files(tmp_path: Path) -> None:
     recs = synthetic_records().replace({"algorithm": {"decorate": "decorate_norej"}})
-    paths = write_replication(
-        summarise(recs), [PUBLISHED / "ch4_summary_4.8-4.16.tsv"], tmp_path, records=recs
-    )
+    paths = _write(summary_replication(summarise(recs), [PUBLISHED / "ch4_summary_4.8-4.16.tsv"],
+                                      records=recs), tmp_path)
     conclusions = pd.read_csv(paths[1])
     norej = conclusions[conclusions["comparison"] == "decorate_norej_vs_j48"]
     assert set(norej["table"].astype(str)) == {"4.14"}

@@ -17,7 +17,7 @@ from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftes
 
 from redecorate.data import load_dataset
 from redecorate.experiments import load_experiment
-from redecorate.protocol import run_job
+from redecorate.kinds.passive import run_job
 
 REPO = Path(__file__).resolve().parents[1]
 REPRODUCED = REPO / "reproduced" / "ch4_passive" / "records.parquet"

@@ -64,7 +64,7 @@ def test_a_wrong_typed_learner_parameter_fails_before_any_job(tmp_path, params, 
 
 def test_well_typed_parameters_pass(tmp_path) -> None:
     spec = load_experiment(
-        _experiment(tmp_path, {"decorate": {"ensemble_size": 15, "artificial_size": 1,
+        _experiment(tmp_path, {"decorate": {"n_estimators": 15, "artificial_size": 1,
                                             "rejection": False}}), schema=SCHEMA)  # fmt: skip
     check_learner_params(spec)  # an int where a float is meant is fine
 
@@ -79,7 +79,7 @@ def test_every_experiment_has_every_scale_the_readme_names(scale) -> None:
 @pytest.mark.parametrize(
     ("overlay", "wanted"),
     [
-        ({"runs": 1, "folds": 3}, r"profiles\.pilot'.*may only set datasets, orders, runs; it sets folds"),
+        ({"runs": 1, "folds": 3}, r"profiles\.pilot'.*may only set datasets, runs; it sets folds"),
         ({"runs": 1, "datasets": ["iris", "zoo"]}, r"profiles\.pilot\.datasets'.*zoo not in"),
     ],
 )
@@ -190,15 +190,13 @@ def test_a_custom_experiment_without_published_values_gets_its_report(tmp_path, 
                                  list(experiment_kind.units(spec)), progress=lambda _: None)],
         ignore_index=True,
     )  # fmt: skip
-    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures", tmp_path / "replication.md",
-                        tmp_path / "replication.csv", tmp_path / "replication_conclusions.csv")  # fmt: skip
+    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures")
     out.tables.mkdir()
     out.figures.mkdir()
     settings = report_settings(spec, REPO / "config" / "published")
-    assert settings["published"] == []
-    experiment_kind.report(records, summarise(records), out, settings)
-    assert out.replication_md.read_text(encoding="utf-8").startswith("# ")
-    assert out.replication_csv.is_file() and out.replication_conclusions.is_file()
+    assert settings.published == ()
+    replication = experiment_kind.report(records, summarise(records), out, settings)
+    assert replication.markdown.startswith("# ")
     assert any(out.tables.iterdir())
 
 

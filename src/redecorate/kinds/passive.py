@@ -19,7 +19,7 @@ import pandas as pd
 from redecorate.kinds.fitting import TrainingSet, fit_and_score
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
 from redecorate.kinds.unit import Fold, Record, run_unit
-from redecorate.protocol.curve import curve_sizes, training_order
+from redecorate.protocol.curve import POINT_UNITS, curve_sizes, training_order
 from redecorate.protocol.job import METRICS, JobError, point_value, wants_pool
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KindSettings, ReportSettings
@@ -105,6 +105,12 @@ class PassiveSettings(KindSettings):
 
     point_unit: str = "percent"
     metrics: tuple[str, ...] = ("accuracy",)
+
+    def __post_init__(self) -> None:
+        if self.point_unit not in POINT_UNITS:
+            raise ValueError(f"point_unit must be one of {POINT_UNITS}, got {self.point_unit!r}")
+        if set(self.metrics) - set(METRICS) or "accuracy" not in self.metrics:
+            raise ValueError(f"metrics must include 'accuracy' and be among {METRICS}; got {list(self.metrics)}")
 
 
 def _evaluate_fold(fold: Fold) -> list[Record]:
@@ -215,7 +221,7 @@ def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
     from redecorate.report.figures import write_figures
     from redecorate.report.friedman import write_friedman
     from redecorate.report.published import read_published, table_numbers
-    from redecorate.report.replication import replication_report
+    from redecorate.report.replication import summary_replication
     from redecorate.report.tables import write_comparison_tables
 
     baseline = settings.report.get("baseline")
@@ -242,7 +248,7 @@ def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
     if analyses:
         written = run_analyses(analyses, records, out.tables, out.figures, settings)
         print(f"analyses {', '.join(analyses)}: {len(written)} files")
-    return replication_report(summary, list(settings.published) or settings.published_dir, records=records,
+    return summary_replication(summary, list(settings.published) or settings.published_dir, records=records,
                               experiment=settings.experiment, scale=settings.scale,
                               disagreements=settings.disagreements)  # fmt: skip
 

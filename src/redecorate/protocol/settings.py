@@ -159,10 +159,13 @@ class JobSettings:
     options: KindSettings = field(default_factory=_default_options)
 
     def to_json(self) -> dict[str, Any]:
-        """The settings as a JSON-able mapping (the job rule's parameter)."""
+        """The settings as a JSON-able mapping (the job rule's parameter). The kind's
+        ``REPORT_ONLY`` settings are left out (a job rebuilt from it sees their defaults), so
+        changing one rebuilds the report and reruns no job."""
+        options = {k: v for k, v in self.options.to_json().items() if k not in self.options.REPORT_ONLY}
         return {"experiment": self.experiment, "folds": self.folds, "seed": self.seed,
                 "points": list(self.points), "algorithms": copy.deepcopy(dict(self.algorithms)),
-                "options": self.options.to_json()}  # fmt: skip
+                "options": options}  # fmt: skip
 
     @classmethod
     def from_json(cls, kind: _Kind, data: Mapping[str, Any]) -> JobSettings:
@@ -229,7 +232,7 @@ class ReportSettings:
     def to_json(self) -> dict[str, Any]:
         """A JSON-able mapping (the report rule's parameter); ``slice`` only when sliced, so
         the parameters of whole experiments (and what Snakemake considers up to date) stay."""
-        out = {"job": self.job.to_json(), "kind": self.kind, "scale": self.scale,
+        out = {"job": self.job.to_json(), "options": self.job.options.to_json(), "kind": self.kind, "scale": self.scale,
                "datasets": list(self.datasets), "params": copy.deepcopy(dict(self.params)),
                "report": copy.deepcopy(dict(self.report)), "published_dir": self.published_dir,
                "published": list(self.published), "disagreements": self.disagreements}  # fmt: skip
@@ -240,7 +243,8 @@ class ReportSettings:
     @classmethod
     def from_json(cls, kind: _Kind, data: Mapping[str, Any]) -> ReportSettings:
         """Rebuild :meth:`to_json`'s mapping."""
-        return cls(job=JobSettings.from_json(kind, data["job"]), kind=str(data["kind"]),
+        job = JobSettings.from_json(kind, {**data["job"], "options": data["options"]})
+        return cls(job=job, kind=str(data["kind"]),
                    scale=str(data["scale"]), datasets=tuple(data["datasets"]),
                    params=dict(data["params"]), report=dict(data.get("report") or {}),
                    published_dir=str(data.get("published_dir") or ""),

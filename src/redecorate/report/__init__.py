@@ -5,7 +5,7 @@ an output directory, and returns the paths it wrote):
 
 * :func:`write_comparison_tables`: Tables 4.2–4.5 layout, Markdown/LaTeX/CSV;
 * :func:`write_figures`: Figures 4.1–4.4 (scatter) and 4.5–4.6 (learning curves), PNG/PDF;
-* :func:`replication_report`: reproduced vs published cells and conclusions (a value;
+* :func:`summary_replication`: reproduced vs published cells and conclusions (a value;
   :func:`~redecorate.report.replication_report.write_replication_report` writes it).
 
 The names below are imported on first use (module ``__getattr__``), not with the package:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         compare_cells,
         difference_summary,
         load_published,
-        replication_report,
+        summary_replication,
     )
     from redecorate.report.tables import (
         ComparisonTable,
@@ -45,7 +45,7 @@ _EXPORTS = {
     "compare_cells": "replication",
     "difference_summary": "replication",
     "load_published": "replication",
-    "replication_report": "replication",
+    "summary_replication": "replication",
     "ComparisonTable": "tables",
     "comparison_table": "tables",
     "render_latex": "tables",
@@ -68,7 +68,7 @@ __all__ = [
     "table_frame",
     "write_comparison_tables",
     "write_figures",
-    "replication_report",
+    "summary_replication",
 ]
 
 __getattr__ = lazy_exports(__name__, _EXPORTS)

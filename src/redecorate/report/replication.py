@@ -62,7 +62,7 @@ __all__ = [
     "difference_summary",
     "check_conclusions",
     "render_replication_markdown",
-    "replication_report",
+    "summary_replication",
 ]
 
 PUBLISHED_CELLS_FILE = "ch4_tables_4.2-4.5.tsv"
@@ -681,7 +681,7 @@ def render_replication_markdown(
     return "\n".join(out)
 
 
-def replication_report(
+def summary_replication(
     summary: pd.DataFrame,
     published: str | PathLike[str] | Iterable[str | PathLike[str]],
     *,
