@@ -3,6 +3,7 @@ of an earlier run's units (of any experiment) only under the same key, and prove
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -16,15 +17,17 @@ from redecorate.job_records import (
     unit_key,
     write_job_records,
 )
-from redecorate.kinds import get_kind
+from redecorate.kinds import JobSettings, get_kind
+from redecorate.kinds.noise import NoiseSettings
+from redecorate.kinds.passive import PassiveSettings
 from redecorate.provenance import build_provenance
 
 REPO = Path(__file__).resolve().parents[1]
 GIT = {"commit": "a" * 40, "dirty": False}
 PASSIVE = get_kind("passive")
-SETTINGS = {"experiment": "t", "n_folds": 3, "points": [50], "seed": 7,
-            "algorithms": {"j48": {"learner": "j48", "params": {}},
-                           "bagging": {"learner": "bagging", "params": {"n_estimators": 3}}}}  # fmt: skip
+SETTINGS = JobSettings(experiment="t", folds=3, points=(50,), seed=7, options=PassiveSettings(),
+                       algorithms={"j48": {"learner": "j48", "params": {}},
+                                   "bagging": {"learner": "bagging", "params": {"n_estimators": 3}}})  # fmt: skip
 
 
 def _frame(unit: int, n: int = 2) -> pd.DataFrame:
@@ -43,24 +46,28 @@ def test_the_unit_key_is_what_the_records_depend_on() -> None:
     unit = {"algorithm": "j48", "run": 0}
     base = unit_key(PASSIVE, SETTINGS, unit, "iris")
     # Not the experiment's name, nor another algorithm's entry, nor key order.
-    assert base == unit_key(PASSIVE, {**SETTINGS, "experiment": "other"}, unit, "iris")
-    assert base == unit_key(PASSIVE, {**SETTINGS, "algorithms": {"j48": SETTINGS["algorithms"]["j48"]}}, unit, "iris")
-    assert base == unit_key(PASSIVE, dict(reversed(list(SETTINGS.items()))), unit, "iris")
+    assert base == unit_key(PASSIVE, replace(SETTINGS, experiment="other"), unit, "iris")
+    assert base == unit_key(PASSIVE, replace(SETTINGS, algorithms={"j48": SETTINGS.algorithms["j48"]}), unit, "iris")
+    assert base == unit_key(PASSIVE, replace(SETTINGS, algorithms=dict(reversed(SETTINGS.algorithms.items()))),
+                            unit, "iris")  # fmt: skip
     others = [
-        unit_key(get_kind("noise"), SETTINGS, unit, "iris"),
-        unit_key(PASSIVE, {**SETTINGS, "seed": 8}, unit, "iris"),
-        unit_key(PASSIVE, {**SETTINGS, "algorithms": {"j48": {"learner": "j48", "params": {"unpruned": True}}}},
+        unit_key(get_kind("noise"), replace(SETTINGS, options=NoiseSettings("class")), unit, "iris"),
+        unit_key(PASSIVE, replace(SETTINGS, seed=8), unit, "iris"),
+        unit_key(PASSIVE, replace(SETTINGS, algorithms={"j48": {"learner": "j48", "params": {"unpruned": True}}}),
                  unit, "iris"),
         unit_key(PASSIVE, SETTINGS, {"algorithm": "j48", "run": 1}, "iris"),
         unit_key(PASSIVE, SETTINGS, {"algorithm": "bagging", "run": 0}, "iris"),
         unit_key(PASSIVE, SETTINGS, unit, "labor"),
+        unit_key(PASSIVE, replace(SETTINGS, options=PassiveSettings(metrics=("accuracy", "diversity"))), unit,
+                 "iris"),
     ]  # fmt: skip
-    assert len({base, *others}) == 7
+    assert len({base, *others}) == 8
     # The active kind's per-algorithm settings are its systems.
-    active = {"experiment": "t", "n_folds": 3, "seed": 1, "systems": {"a": {"system": "random", "params": {}},
-                                                                      "b": {"system": "qbag", "params": {}}}}
-    key = unit_key(get_kind("active"), active, {"algorithm": "a", "run": 0}, "iris")
-    assert key == unit_key(get_kind("active"), {**active, "systems": {"a": active["systems"]["a"]}},
+    active_kind = get_kind("active")
+    active = JobSettings(experiment="t", folds=3, seed=1, options=active_kind.settings(),
+                         algorithms={"a": {"system": "random", "params": {}}, "b": {"system": "qbag", "params": {}}})
+    key = unit_key(active_kind, active, {"algorithm": "a", "run": 0}, "iris")
+    assert key == unit_key(active_kind, replace(active, algorithms={"a": active.algorithms["a"]}),
                            {"algorithm": "a", "run": 0}, "iris")  # fmt: skip
 
 
@@ -113,7 +120,7 @@ def test_a_job_computes_only_the_units_not_kept_and_equals_a_fresh_job(iris, tmp
     units = [{"algorithm": "j48", "run": r} for r in range(3)]
     fresh, meta = run_job_records(iris, PASSIVE, SETTINGS, units, records_from=None)
     assert meta["unit_sources"] == [None, None, None] and sum(meta["unit_rows"]) == len(fresh)
-    other = {**SETTINGS, "experiment": "elsewhere"}
+    other = replace(SETTINGS, experiment="elsewhere")
     earlier, earlier_meta = run_job_records(iris, PASSIVE, other, units[:2], records_from=None)
     assert (earlier["experiment"] == "elsewhere").all()
     write_job_records(earlier, tmp_path / "elsewhere" / "records" / "iris" / "chunk0.parquet", git=GIT, cpu_s=1.0,
@@ -126,8 +133,8 @@ def test_a_job_computes_only_the_units_not_kept_and_equals_a_fresh_job(iris, tmp
     columns = [c for c in fresh.columns if c != "fit_seconds"]
     pd.testing.assert_frame_equal(again[columns], fresh[columns], check_exact=True)
     # Another seed, or another learner setting: nothing is reused.
-    for changed in ({**SETTINGS, "seed": 8},
-                    {**SETTINGS, "algorithms": {"j48": {"learner": "j48", "params": {"unpruned": True}}}}):
+    for changed in (replace(SETTINGS, seed=8),
+                    replace(SETTINGS, algorithms={"j48": {"learner": "j48", "params": {"unpruned": True}}})):
         _, changed_meta = run_job_records(iris, PASSIVE, changed, units[:1], records_from=tmp_path)
         assert changed_meta["unit_sources"] == [None]
 
