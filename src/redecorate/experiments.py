@@ -239,9 +239,6 @@ def load_experiment(
         _check_names([report["baseline"]], algorithms, "algorithm", "report.baseline", source)
     if "others" in report:
         _check_names(report["others"], algorithms, "algorithm", "report.others", source)
-    for i, pair in enumerate(report.get("comparisons") or []):
-        names = [pair.get("a"), pair.get("b")]
-        _check_names(names, algorithms, "algorithm", f"report.comparisons[{i}]", source)
     if "analyses" in report:
         from redecorate.report.analyses import ANALYSES
 

@@ -34,7 +34,13 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.kind import (
+    DatasetShape,
+    ExperimentKind,
+    ReportOutputs,
+    Unit,
+    require_comparisons,
+)
 from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
@@ -350,6 +356,7 @@ def _check(spec: Any) -> None:
                 f"experiment file {spec.path}: key 'algorithms.{label}': {exc}"
             ) from None
     _check_report(spec)
+    require_comparisons(spec)
 
 
 def _setting_key(value: Any, key: str, dataset: str) -> str:

@@ -22,7 +22,13 @@ import numpy as np
 import pandas as pd
 
 from redecorate.kinds.fitting import learner_name
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.kind import (
+    DatasetShape,
+    ExperimentKind,
+    ReportOutputs,
+    Unit,
+    require_algorithms,
+)
 from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.job import JobError, learner_seed
 from redecorate.protocol.settings import JobSettings, KeyLayout, ReportSettings
@@ -135,12 +141,7 @@ def _check(spec: Any) -> None:
     from redecorate.config import ExperimentConfigError
 
     for table, labels in (spec.report.get("tables") or {}).items():
-        unknown = [a for a in labels if a not in spec.algorithms]
-        if unknown:
-            raise ExperimentConfigError(
-                f"experiment file {spec.path}: key 'report.tables.{table}': {', '.join(unknown)} "
-                f"not among the algorithms ({', '.join(spec.algorithms)})"
-            )
+        require_algorithms(spec, f"report.tables.{table}", labels)
     size = spec.report.get("table_size")
     if size is not None and size not in spec.protocol.points:
         raise ExperimentConfigError(

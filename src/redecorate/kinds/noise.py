@@ -32,7 +32,13 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from redecorate.kinds.fitting import TrainingSet, fit_and_score
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.kind import (
+    DatasetShape,
+    ExperimentKind,
+    ReportOutputs,
+    Unit,
+    require_comparisons,
+)
 from redecorate.kinds.unit import Fold, Record, run_unit
 from redecorate.protocol.curve import training_order
 from redecorate.protocol.job import point_value
@@ -188,5 +194,6 @@ NOISE = ExperimentKind(
     unit_cost=_unit_cost,
     report=_report,
     points_key="levels",
+    check=require_comparisons,
     key_layout=KeyLayout(points="levels"),
 )

@@ -27,7 +27,13 @@ import numpy as np
 import pandas as pd
 
 from redecorate.kinds.fitting import learner_name
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.kind import (
+    DatasetShape,
+    ExperimentKind,
+    ReportOutputs,
+    Unit,
+    require_algorithms,
+)
 from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.job import JobError, learner_seed
 from redecorate.protocol.seeds import seed_sequence
@@ -191,22 +197,12 @@ def _check(spec: Any) -> None:
     from redecorate.config import ExperimentConfigError
 
     options = spec.settings
-    known = set(spec.algorithms)
-
-    def require(key: str, labels: list[str]) -> None:
-        unknown = [a for a in labels if a not in known]
-        if unknown:
-            raise ExperimentConfigError(
-                f"experiment file {spec.path}: key '{key}': {', '.join(unknown)} not among the "
-                f"algorithms ({', '.join(spec.algorithms)})"
-            )
-
     tables = spec.report.get("tables") or {}
     for table, labels in tables.items():
-        require(f"report.tables.{table}", list(labels))
+        require_algorithms(spec, f"report.tables.{table}", labels)
     for key in ("single_models", "counterparts"):
         for label, others in getattr(options, key).items():
-            require(key, [label, *others])
+            require_algorithms(spec, key, [label, *others])
     unknown = [t for t in options.time_tables if t not in tables]
     if unknown:
         raise ExperimentConfigError(
