@@ -84,7 +84,7 @@ def test_loop_never_queries_twice_and_labels_the_whole_pool(name):
 
 def test_query_returns_the_m_best_by_the_strategy_scores():
     X, y = make_data(60)
-    learner = ActiveLearner(Decorate(ensemble_size=4, max_iterations=8), "probability_margin",
+    learner = ActiveLearner(Decorate(n_estimators=4, max_iterations=8), "probability_margin",
                             batch_size=4, random_state=0).fit(X, partial_labels(y, range(0, 60, 6)))
     for _ in range(3):
         batch = learner.query()
@@ -102,12 +102,12 @@ def test_query_returns_the_m_best_by_the_strategy_scores():
 def test_js_top_and_proportional_pick_from_the_js_scores():
     X, y = make_data(60)
     start = partial_labels(y, range(0, 60, 5))
-    top = ActiveLearner(Decorate(ensemble_size=4, max_iterations=8),
+    top = ActiveLearner(Decorate(n_estimators=4, max_iterations=8),
                         QueryStrategy("js_divergence"), batch_size=3, random_state=1).fit(X, start)
     batch = top.query()
     js = pd.Series(top.last_scores_, index=top.last_candidates_)
     assert js[batch].min() >= js.drop(batch).max()
-    prop = ActiveLearner(Decorate(ensemble_size=4, max_iterations=8),
+    prop = ActiveLearner(Decorate(n_estimators=4, max_iterations=8),
                          QueryStrategy("js_divergence", "proportional"), batch_size=3,
                          random_state=1).fit(X, start)
     batch = prop.query()
@@ -188,7 +188,7 @@ def test_system_configurations():
     ad = make_system("active_decorate")
     assert isinstance(ad.committee.ensemble, Decorate) and ad.predictor is None
     assert ad.strategy == QueryStrategy("probability_margin", "top")
-    assert ad.committee.ensemble.ensemble_size == 15 and ad.committee.ensemble.max_iterations == 50
+    assert ad.committee.ensemble.n_estimators == 15 and ad.committee.ensemble.max_iterations == 50
     js = make_system("active_decorate_js")
     assert js.strategy == QueryStrategy("js_divergence", "proportional")
     assert js.committee.ensemble.rejection_loss == "mse"
@@ -206,7 +206,7 @@ def test_system_configurations():
     assert make_system("select_with_decorate").predictor is None
     pet = make_system("bootstrap_js", {"base": {"name": "j48",
                                                 "params": {"unpruned": True, "laplace": True}}})
-    assert pet.committee.ensemble.base_estimator.laplace is True
+    assert pet.committee.ensemble.estimator.laplace is True
 
 
 def test_select_with_bagging_selects_with_bagging_and_predicts_with_decorate():

@@ -190,7 +190,7 @@ def run_against(learner: ActiveLearner, X: np.ndarray, y: np.ndarray, peer_query
 
 def test_probability_margin_run_matches_uncertainty_sampling():
     X, y = binary_pool()
-    committee = Decorate(LogisticRegression(), ensemble_size=4, max_iterations=8)
+    committee = Decorate(LogisticRegression(), n_estimators=4, max_iterations=8)
     learner = ActiveLearner(committee, QueryStrategy("probability_margin"), batch_size=3,
                             random_state=0)
     peer = UncertaintySampling(method="margin_sampling", random_state=0)
@@ -206,7 +206,7 @@ def test_probability_margin_run_matches_uncertainty_sampling():
 
 def test_js_divergence_run_matches_query_by_committee_kl():
     X, y = binary_pool(60, seed=1)
-    committee = Decorate(LogisticRegression(), ensemble_size=4, max_iterations=8)
+    committee = Decorate(LogisticRegression(), n_estimators=4, max_iterations=8)
     learner = ActiveLearner(committee, QueryStrategy("js_divergence"), batch_size=2,
                             random_state=1)
     peer = QueryByCommittee(method="KL_divergence", random_state=0)

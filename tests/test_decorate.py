@@ -123,7 +123,7 @@ def committee_error(members, X, y):
 
 def test_training_error_never_rises_and_rejections_happen():
     X, y = mixed_frame(150, seed=1)
-    d = Decorate(FlakyTree(max_depth=3), ensemble_size=15, max_iterations=40, random_state=1)
+    d = Decorate(FlakyTree(max_depth=3), n_estimators=15, max_iterations=40, random_state=1)
     d.fit(X, y)
     assert d.n_rejected_ > 0, "the flaky stand-in must trigger rejections for this test to mean anything"
     Xe = d.feature_schema_.encode(X)
@@ -142,7 +142,7 @@ def test_training_error_never_rises_and_rejections_happen():
 
 def test_trial_accounting_counts_every_iteration():
     X, y = mixed_frame(80, seed=2)
-    d = Decorate(FlakyTree(terrible_rate=0.9, max_depth=2), ensemble_size=15, max_iterations=12,
+    d = Decorate(FlakyTree(terrible_rate=0.9, max_depth=2), n_estimators=15, max_iterations=12,
                  random_state=0).fit(X, y)
     assert d.n_trials_ <= 12
     assert d.ensemble_size_ == len(d.estimators_) <= 15
@@ -155,28 +155,28 @@ def test_trial_accounting_counts_every_iteration():
 
 def test_at_most_max_iterations_base_classifiers_are_built(recorder):
     X, y = mixed_frame(30)
-    Decorate(Recorder(), ensemble_size=100, max_iterations=7, random_state=0).fit(X, y)
+    Decorate(Recorder(), n_estimators=100, max_iterations=7, random_state=0).fit(X, y)
     assert len(recorder.calls) == 7
 
 
 @pytest.mark.parametrize("size, iters, expected", [(1, 50, 1), (5, 1, 1), (4, 50, 4)])
 def test_size_and_iteration_limits(size, iters, expected):
     X, y = mixed_frame(40)
-    d = Decorate(CodesTree(max_depth=2), ensemble_size=size, max_iterations=iters, rejection=False,
+    d = Decorate(CodesTree(max_depth=2), n_estimators=size, max_iterations=iters, rejection=False,
                  random_state=0).fit(X, y)
     assert d.ensemble_size_ == expected
 
 
 def test_no_rejection_ablation_keeps_every_candidate():
     X, y = mixed_frame(100, seed=4)
-    d = Decorate(FlakyTree(max_depth=3), ensemble_size=10, max_iterations=50, rejection=False,
+    d = Decorate(FlakyTree(max_depth=3), n_estimators=10, max_iterations=50, rejection=False,
                  random_state=3).fit(X, y)
     assert d.ensemble_size_ == 10 and d.n_trials_ == 10 and d.n_rejected_ == 0
 
 
 def test_mse_rejection_loss_never_rises():
     X, y = mixed_frame(100, seed=5)
-    d = Decorate(FlakyTree(max_depth=3), ensemble_size=10, max_iterations=30, rejection_loss="mse",
+    d = Decorate(FlakyTree(max_depth=3), n_estimators=10, max_iterations=30, rejection_loss="mse",
                  random_state=1).fit(X, y)
     assert np.all(np.diff(d.training_error_history_) <= 0)
     Xe = d.feature_schema_.encode(X)
@@ -197,7 +197,7 @@ def test_ensemble_training_loss():
 
 def test_probability_is_mean_of_members():
     X, y = mixed_frame(90, seed=6)
-    d = Decorate(CodesTree(max_depth=3), ensemble_size=6, random_state=2).fit(X, y)
+    d = Decorate(CodesTree(max_depth=3), n_estimators=6, random_state=2).fit(X, y)
     Xt, _ = mixed_frame(40, seed=7)
     Xe = d.feature_schema_.encode(Xt)
     expected = np.mean([member_proba(m, Xe) for m in d.estimators_], axis=0)
@@ -208,7 +208,7 @@ def test_probability_is_mean_of_members():
 def test_members_train_on_t_plus_weighted_artificial_examples(recorder):
     X, y = mixed_frame(25)
     w = np.full(25, 2.0)
-    d = Decorate(Recorder(), ensemble_size=4, max_iterations=4, artificial_size=0.5,
+    d = Decorate(Recorder(), n_estimators=4, max_iterations=4, artificial_size=0.5,
                  random_state=0).fit(X, y, sample_weight=w)
     assert d.n_artificial_ == 12  # floor(0.5 * 25)
     X0, y0, w0, _ = recorder.calls[0]
@@ -228,7 +228,7 @@ def test_members_train_on_t_plus_weighted_artificial_examples(recorder):
 def test_artificial_labels_follow_inverse_committee_probabilities(recorder):
     X, y = mixed_frame(200)
     p = np.array([0.6, 0.3, 0.1])
-    Decorate(Recorder(proba=p), ensemble_size=40, max_iterations=40, random_state=0).fit(X, y)
+    Decorate(Recorder(proba=p), n_estimators=40, max_iterations=40, random_state=0).fit(X, y)
     labels = np.concatenate([c[1][200:] for c in recorder.calls[1:]])
     expected = (1 / p) / np.sum(1 / p)
     observed = np.bincount(labels, minlength=3)
@@ -237,7 +237,7 @@ def test_artificial_labels_follow_inverse_committee_probabilities(recorder):
 
 def test_single_class_and_tiny_training_sets():
     X, y = mixed_frame(10)
-    one_class = Decorate(CodesTree(), ensemble_size=5, random_state=0).fit(X, np.full(10, "a"))
+    one_class = Decorate(CodesTree(), n_estimators=5, random_state=0).fit(X, np.full(10, "a"))
     assert one_class.ensemble_size_ == 5 and one_class.training_error_ == 0
     np.testing.assert_array_equal(one_class.predict(X), "a")
     np.testing.assert_allclose(one_class.predict_proba(X), 1.0)
@@ -260,7 +260,7 @@ def test_tiny_training_sets_with_j48(m):
 def test_default_base_is_j48_and_accepts_categorical_frames():
     J48 = j48_or_skip()
     X, y = mixed_frame(60, seed=9)
-    d = Decorate(ensemble_size=5, random_state=1).fit(X, y)
+    d = Decorate(n_estimators=5, random_state=1).fit(X, y)
     assert all(isinstance(m, J48) for m in d.estimators_)
     assert d.predict(X).shape == (60,)
 
@@ -268,20 +268,20 @@ def test_default_base_is_j48_and_accepts_categorical_frames():
 @pytest.mark.parametrize("seed", [7, np.random.SeedSequence(7)])
 def test_bit_identical_on_refit(seed):
     X, y = mixed_frame(80, seed=10)
-    d = Decorate(FlakyTree(max_depth=3), ensemble_size=8, max_iterations=20, random_state=seed)
+    d = Decorate(FlakyTree(max_depth=3), n_estimators=8, max_iterations=20, random_state=seed)
     p1 = d.fit(X, y).predict_proba(X)
     h1 = d.trial_accepted_.copy()
     p2 = d.fit(X, y).predict_proba(X)
     np.testing.assert_array_equal(p1, p2)
     np.testing.assert_array_equal(h1, d.trial_accepted_)
-    other = Decorate(FlakyTree(max_depth=3), ensemble_size=8, max_iterations=20, random_state=8)
+    other = Decorate(FlakyTree(max_depth=3), n_estimators=8, max_iterations=20, random_state=8)
     assert not np.array_equal(other.fit(X, y).predict_proba(X), p1)
 
 
 def test_first_trials_do_not_depend_on_ensemble_size():
     X, y = mixed_frame(60, seed=11)
-    small = Decorate(CodesTree(max_depth=2), ensemble_size=3, random_state=5).fit(X, y)
-    big = Decorate(CodesTree(max_depth=2), ensemble_size=9, random_state=5).fit(X, y)
+    small = Decorate(CodesTree(max_depth=2), n_estimators=3, random_state=5).fit(X, y)
+    big = Decorate(CodesTree(max_depth=2), n_estimators=9, random_state=5).fit(X, y)
     k = small.n_trials_
     np.testing.assert_array_equal(small.trial_accepted_, big.trial_accepted_[:k])
     Xe = small.feature_schema_.encode(X)
@@ -376,14 +376,14 @@ def test_uniform_artificial_data():
 
 def test_uniform_variant_runs_inside_decorate():
     X, y = mixed_frame(60)
-    d = Decorate(CodesTree(max_depth=3), artificial="uniform", ensemble_size=5, random_state=0)
+    d = Decorate(CodesTree(max_depth=3), artificial="uniform", n_estimators=5, random_state=0)
     assert d.fit(X, y).ensemble_size_ >= 1
 
 
 def test_pool_strategies(recorder):
     X, y = mixed_frame(30)
     U, _ = mixed_frame(15, seed=20)
-    Decorate(Recorder(), artificial="unlabeled", ensemble_size=3, max_iterations=3,
+    Decorate(Recorder(), artificial="unlabeled", n_estimators=3, max_iterations=3,
              random_state=0).fit(X, y, pool=U)
     Ue = FeatureSchema.from_input(U).encode(U)
     for Xc, *_ in recorder.calls[1:]:
@@ -392,7 +392,7 @@ def test_pool_strategies(recorder):
     with pytest.raises(ValueError, match="pool"):
         Decorate(Recorder(), artificial="unlabeled", random_state=0).fit(X, y)
     recorder.calls.clear()
-    Decorate(Recorder(), artificial=SampledArtificialData(pool_size=5), ensemble_size=3,
+    Decorate(Recorder(), artificial=SampledArtificialData(pool_size=5), n_estimators=3,
              max_iterations=3, random_state=0).fit(X, y)
     rows = np.concatenate([c[0][30:] for c in recorder.calls[1:]])
     assert len(np.unique(rows, axis=0)) <= 5  # drawn from one fixed pool of 5
@@ -419,9 +419,9 @@ def test_custom_strategy_objects(recorder):
             return np.ones((n, X.shape[1]))
 
     X, y = mixed_frame(30)
-    Decorate(Recorder(), artificial=Zeros(), ensemble_size=3, max_iterations=3, random_state=0).fit(X, y)
+    Decorate(Recorder(), artificial=Zeros(), n_estimators=3, max_iterations=3, random_state=0).fit(X, y)
     assert all(np.all(c[0][30:] == 0) for c in recorder.calls[1:])
-    Decorate(Recorder(), artificial=Weighted(), ensemble_size=3, random_state=0).fit(X, y)
+    Decorate(Recorder(), artificial=Weighted(), n_estimators=3, random_state=0).fit(X, y)
 
     class WrongShape:
         def generate(self, X, schema, n, rng):
@@ -431,7 +431,7 @@ def test_custom_strategy_objects(recorder):
         Decorate(Recorder(), artificial=WrongShape(), random_state=0).fit(X, y)
 
 
-@pytest.mark.parametrize("bad", [dict(ensemble_size=0), dict(max_iterations=0),
+@pytest.mark.parametrize("bad", [dict(n_estimators=0), dict(max_iterations=0),
                                  dict(artificial_size=-1.0), dict(rejection_loss="auc")])
 def test_invalid_parameters(bad):
     X, y = mixed_frame(20)
@@ -499,7 +499,7 @@ def _check_candidates(dataset: str, point: int) -> list[bool]:
     rows = order[: curve_size(len(order), point)]
     X, y = data.X.iloc[rows], data.y.iloc[rows]
     _CandidateJ48.fitted = []
-    d = Decorate(_CandidateJ48(), ensemble_size=15, max_iterations=50, random_state=7).fit(X, y)
+    d = Decorate(_CandidateJ48(), n_estimators=15, max_iterations=50, random_state=7).fit(X, y)
     candidates = _CandidateJ48.fitted
     assert len(candidates) == d.n_trials_ >= 2
     Xe = d.feature_schema_.encode(X)
@@ -565,7 +565,7 @@ def test_merged_identical_rows_give_the_committee_of_the_copies(loss):
     assert len(rows) < len(y) / 2 and counts.sum() == len(y)
     np.testing.assert_array_equal(X[rows][inverse], X)
     columns = pd.DataFrame({name: [] for name in schema.names})
-    fits = [Decorate(ensemble_size=8, max_iterations=20, rejection_loss=loss, random_state=7).fit_prepared(
+    fits = [Decorate(n_estimators=8, max_iterations=20, rejection_loss=loss, random_state=7).fit_prepared(
         X, y, classes=np.arange(3), schema=schema, columns=columns, merge_identical=merge)
         for merge in (False, True)]
     copies, merged = fits
@@ -586,8 +586,8 @@ def test_merged_rows_reach_a_base_learner_without_multiplicities_as_copies():
     X, y, schema = _masked_pool(1)
     X = np.nan_to_num(X)
     rows, counts, _ = merge_identical_rows(X, y)
-    plain = Decorate(CodesTree(max_depth=3), ensemble_size=4, max_iterations=8, random_state=2)
-    merged = Decorate(CodesTree(max_depth=3), ensemble_size=4, max_iterations=8, random_state=2)
+    plain = Decorate(CodesTree(max_depth=3), n_estimators=4, max_iterations=8, random_state=2)
+    merged = Decorate(CodesTree(max_depth=3), n_estimators=4, max_iterations=8, random_state=2)
     plain._fit_encoded(np.repeat(X[rows], counts, axis=0), np.repeat(y[rows], counts), np.ones(len(y)), schema, 3)
     merged._fit_encoded(X[rows], y[rows], counts.astype(float), schema, 3, multiplicity=counts)
     np.testing.assert_array_equal(plain.trial_accepted_, merged.trial_accepted_)

@@ -334,7 +334,7 @@ def test_merging_identical_masked_rows_changes_no_curve(autos, monkeypatch, lear
 
     n = len(autos.y)
     train, test = np.arange(0, n, 2), np.arange(1, n, 2)
-    params = {"ensemble_size": 5, "max_iterations": 10} if learner == "decorate" else {}
+    params = {"n_estimators": 5, "max_iterations": 10} if learner == "decorate" else {}
 
     def curve() -> list[tuple[int, float, int]]:
         return [(r["n_complete"], r["accuracy"], r["ensemble_size"]) for r in acquisition_curve(

@@ -35,9 +35,9 @@ def test_make_learner_builds_the_class(name, cls):
 
 
 def test_params_are_applied():
-    est = make_learner("decorate", {"ensemble_size": 10, "max_iterations": 30,
+    est = make_learner("decorate", {"n_estimators": 10, "max_iterations": 30,
                                     "artificial": "uniform", "rejection": False})
-    assert (est.ensemble_size, est.max_iterations, est.artificial, est.rejection) == (
+    assert (est.n_estimators, est.max_iterations, est.artificial, est.rejection) == (
         10, 30, "uniform", False)
 
 
@@ -45,16 +45,16 @@ def test_j48_and_base_specifications():
     from redecorate.learners.j48 import J48
     assert isinstance(make_learner("j48", {"unpruned": True}), J48)
     est = make_learner("bagging", {"base": "j48", "n_estimators": 5})
-    assert isinstance(est.base_estimator, J48) and est.n_estimators == 5
+    assert isinstance(est.estimator, J48) and est.n_estimators == 5
     est = make_learner("adaboost", {"base": {"name": "j48", "params": {"laplace": True}}})
-    assert est.base_estimator.laplace is True
+    assert est.estimator.laplace is True
     nested = make_learner("bagging", {"base": {"name": "decorate", "params": {"base": "j48"}}})
-    assert isinstance(nested.base_estimator.base_estimator, J48)
+    assert isinstance(nested.estimator.estimator, J48)
 
 
 def test_base_may_be_an_estimator_instance():
     est = make_learner("decorate", {"base": DecisionTreeClassifier(max_depth=2)})
-    assert isinstance(est.base_estimator, DecisionTreeClassifier)
+    assert isinstance(est.estimator, DecisionTreeClassifier)
 
 
 def test_unknown_algorithm_names_close_matches_and_config_key():
@@ -71,9 +71,9 @@ def test_unknown_algorithm_names_close_matches_and_config_key():
 
 def test_unknown_parameters_list_valid_ones():
     with pytest.raises(UnknownParameterError) as info:
-        make_learner("decorate", {"ensemble_sise": 15})
+        make_learner("decorate", {"n_estimator": 15})
     msg = str(info.value)
-    assert "'ensemble_sise'" in msg and "ensemble_size" in msg and "max_iterations" in msg
+    assert "'n_estimator'" in msg and "'n_estimators'" in msg and "max_iterations" in msg
     assert "base" in msg
     with pytest.raises(UnknownParameterError):
         make_learner("rf", {"base": "j48"})  # random forests fix their own trees

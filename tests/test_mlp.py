@@ -73,7 +73,7 @@ def test_registered_and_usable_as_ensemble_base(name: str) -> None:
     X, y = _separable(40)
     for meta in ("decorate", "bagging", "adaboost"):
         params = {"base": name}
-        params.update({"ensemble_size": 3, "max_iterations": 5} if meta == "decorate"
+        params.update({"n_estimators": 3, "max_iterations": 5} if meta == "decorate"
                       else {"n_estimators": 3})
         model = make_learner(meta, params, random_state=0)
         assert isinstance(model, Decorate | Bagging | AdaBoostM1)

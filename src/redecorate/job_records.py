@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 
 from redecorate.kinds.jobs import run_units
 from redecorate.kinds.kind import ExperimentKind, Unit
+from redecorate.learners.registry import key_params
 from redecorate.protocol.settings import JobSettings, key_settings
 from redecorate.provenance import canonical_hash
 from redecorate.util import atomic_write
@@ -48,12 +49,27 @@ _METADATA_KEY = b"redecorate.job"
 
 
 def unit_key(kind: ExperimentKind, settings: Mapping[str, Any], unit: Unit, dataset: str) -> str:
-    """The hash of everything a unit's records depend on (see the module docstring)."""
+    """The hash of everything a unit's records depend on (see the module docstring).
+
+    A learner's parameters are hashed in one spelling, the one its records were first keyed
+    under (:func:`_key_entry`), so renaming a parameter in an experiment file (DECORATE's
+    ``ensemble_size`` is now ``n_estimators``) keeps the committed records' keys."""
     own = kind.key_layout.algorithms
     shared = {k: v for k, v in settings.items() if k not in ("experiment", own)}
-    entry = (settings.get(own) or {}).get(unit.get("algorithm"))
+    entry = _key_entry((settings.get(own) or {}).get(unit.get("algorithm")), unit.get("algorithm"))
     return canonical_hash({"kind": kind.name, "dataset": dataset, "unit": dict(unit), "settings": shared,
                            "algorithm": entry})
+
+
+def _key_entry(entry: Any, label: Any) -> Any:
+    """An algorithm's entry with its learner parameters spelled as unit keys hash them
+    (:func:`redecorate.learners.registry.key_params`): an entry of a learner (``{"params":
+    ..., "learner": registry name}``, the learner being the label when not named). The active
+    kind's entries (``{"system": ..., "params": ...}``) take system parameters, not a
+    learner's, and are hashed as they are."""
+    if not isinstance(entry, Mapping) or "system" in entry or not isinstance(entry.get("params"), Mapping):
+        return entry
+    return {**entry, "params": key_params(entry.get("learner", label), entry["params"])}
 
 
 def unit_id(unit: Mapping[str, Any]) -> str:

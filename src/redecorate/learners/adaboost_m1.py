@@ -42,6 +42,7 @@ from redecorate.learners.bagging import (
     default_base_estimator,
 )
 from redecorate.learners.base import (
+    DEPRECATED,
     EncodedClassifier,
     fit_member,
     member_classify,
@@ -69,7 +70,7 @@ class AdaBoostM1(EncodedClassifier):
 
     Parameters
     ----------
-    base_estimator:
+    estimator:
         Learner that accepts ``sample_weight``; ``None`` means ``J48()``.
     n_estimators:
         Maximum number of boosting iterations ``I`` (15 in the thesis).
@@ -79,6 +80,9 @@ class AdaBoostM1(EncodedClassifier):
     random_state:
         Seeds randomised base learners (iteration ``i`` gets the ``i``-th child seed, as
         Weka reseeds ``Randomizable`` members); J48 itself is deterministic.
+    base_estimator:
+        Deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in the next
+        release).
 
     Attributes
     ----------
@@ -91,19 +95,23 @@ class AdaBoostM1(EncodedClassifier):
     stop_reason_: ``"completed"``, ``"zero_error"`` or ``"error_at_least_half"``.
     """
 
-    def __init__(self, base_estimator=None, n_estimators: int = 15, vote_proba: str = "softmax",
-                 random_state=None):
-        self.base_estimator = base_estimator
+    renamed_parameters = {"base_estimator": "estimator"}
+
+    def __init__(self, estimator=None, n_estimators: int = 15, vote_proba: str = "softmax",
+                 random_state=None, base_estimator=DEPRECATED):
+        self.estimator = estimator
         self.n_estimators = n_estimators
         self.vote_proba = vote_proba
         self.random_state = random_state
+        self.base_estimator = base_estimator
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
         check_positive_int(self.n_estimators, "n_estimators")
         if self.vote_proba not in ("softmax", "share"):
             raise ValueError(f"vote_proba must be 'softmax' or 'share', got {self.vote_proba!r}")
-        base = default_base_estimator() if self.base_estimator is None else self.base_estimator
+        estimator = self._parameter("estimator")
+        base = default_base_estimator() if estimator is None else estimator
         seed = as_seed_sequence(self.random_state)
         make_member = MemberFactory(base)
         weights = np.array(sample_weight, dtype=np.float64)  # a copy: never touch the caller's

@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 
-from redecorate.learners.base import EncodedClassifier, fit_replicate, member_proba
+from redecorate.learners.base import DEPRECATED, EncodedClassifier, fit_replicate, member_proba
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.member_seeds import bootstrap_streams
 from redecorate.util import as_seed_sequence
@@ -48,7 +48,7 @@ class Bagging(EncodedClassifier):
 
     Parameters
     ----------
-    base_estimator:
+    estimator:
         The learner to bag; ``None`` means Weka-default ``J48()`` (the thesis setting).
         Project learners are fitted on the encoded data; any scikit-learn classifier works
         through :func:`~redecorate.learners.base.fit_member`.
@@ -62,6 +62,9 @@ class Bagging(EncodedClassifier):
         ``int``, :class:`numpy.random.SeedSequence`, ``None`` or a numpy generator. Member
         ``i`` draws its replicate and its own base-learner seed from the ``i``-th child of
         this seed, so the first ``n`` members are identical whatever ``n_estimators`` is.
+    base_estimator:
+        Deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in the next
+        release).
 
     Attributes
     ----------
@@ -69,19 +72,23 @@ class Bagging(EncodedClassifier):
     estimators_samples_: list of the bootstrap index arrays (length ``m`` each).
     """
 
-    def __init__(self, base_estimator=None, n_estimators: int = 15, voting: str = "soft",
-                 random_state=None):
-        self.base_estimator = base_estimator
+    renamed_parameters = {"base_estimator": "estimator"}
+
+    def __init__(self, estimator=None, n_estimators: int = 15, voting: str = "soft",
+                 random_state=None, base_estimator=DEPRECATED):
+        self.estimator = estimator
         self.n_estimators = n_estimators
         self.voting = voting
         self.random_state = random_state
+        self.base_estimator = base_estimator
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
         check_positive_int(self.n_estimators, "n_estimators")
         if self.voting not in ("soft", "hard"):
             raise ValueError(f"voting must be 'soft' or 'hard', got {self.voting!r}")
-        base = default_base_estimator() if self.base_estimator is None else self.base_estimator
+        estimator = self._parameter("estimator")
+        base = default_base_estimator() if estimator is None else estimator
         self.estimators_, self.estimators_samples_ = fit_bootstrap_members(
             base, X, y, sample_weight, schema, n_classes, self.n_estimators,
             as_seed_sequence(self.random_state),

@@ -14,7 +14,11 @@ class list even when a bootstrap sample or a tiny learning-curve prefix lacks a 
 
 from __future__ import annotations
 
+import inspect
 import warnings
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -28,6 +32,10 @@ from sklearn.utils.validation import (
 )
 
 from redecorate.learners.features import FeatureSchema
+
+DEPRECATED = "deprecated"
+"""The default of a renamed constructor parameter's old name (scikit-learn's marker): the old
+name is still accepted, with a :class:`FutureWarning`, for one release."""
 
 
 def _is_frame(X) -> bool:
@@ -114,6 +122,15 @@ def _encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
 class EncodedClassifier(ClassifierMixin, BaseEstimator):
     """Base class: input validation, label encoding and the encoded fit/predict protocol."""
 
+    renamed_parameters: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """Old constructor name -> new name, for parameters renamed to scikit-learn's words
+    (``base_estimator`` -> ``estimator``, DECORATE's ``ensemble_size`` -> ``n_estimators``).
+
+    scikit-learn's deprecation pattern: the old name stays a constructor parameter defaulting
+    to :data:`DEPRECATED`, so ``get_params``, ``clone`` and ``set_params`` see what was given,
+    and the fit reads the value through :meth:`_parameter`, which warns when the old name was
+    used. The old names are removed in the next release."""
+
     @classmethod
     def _get_param_names(cls) -> list[str]:
         """scikit-learn's list of constructor parameters, read from the signature once per
@@ -124,6 +141,33 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
             names = super()._get_param_names()
             cls._param_names_cache = names
         return list(names)
+
+    def _parameter(self, name: str) -> Any:
+        """The value of constructor parameter ``name`` for this fit: the deprecated old name's
+        (:attr:`renamed_parameters`) when that was given, with a :class:`FutureWarning`, else
+        ``name``'s own.
+
+        Raises:
+            ValueError: both names were given (``name`` away from its default).
+        """
+        value = getattr(self, name)
+        old = next((o for o, new in self.renamed_parameters.items() if new == name), None)
+        old_value = DEPRECATED if old is None else getattr(self, old)
+        if isinstance(old_value, str) and old_value == DEPRECATED:
+            return value
+        default = inspect.signature(type(self).__init__).parameters[name].default
+        if not (value is default or (not hasattr(value, "get_params") and value == default)):
+            raise ValueError(
+                f"{type(self).__name__}: both {name}={value!r} and its deprecated old name "
+                f"{old}={old_value!r} were given; give only {name}"
+            )
+        warnings.warn(
+            f"{type(self).__name__}: parameter {old!r} was renamed {name!r} (scikit-learn's "
+            f"name) and will be removed in the next release; write {name}={old_value!r}",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return old_value
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

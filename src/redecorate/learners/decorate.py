@@ -11,7 +11,7 @@ Fidelity decisions (where the seed is silent, Weka's ``meta.Decorate`` settles i
 
 * ``trials`` counts **every** iteration (spec note (a)): at most ``max_iterations`` base
   classifiers are built in total, counting ``C_1``; the committee may end smaller than
-  ``ensemble_size``.
+  ``n_estimators``.
 * ``|R| = max(1, floor(artificial_size · |T|))``; artificial examples weigh 1, original
   examples keep their sample weights.
 * The ensemble error ``ε`` is the unweighted 0/1 error on ``T`` (Algorithm 2 step 5),
@@ -32,14 +32,14 @@ Fidelity decisions (where the seed is silent, Weka's ``meta.Decorate`` settles i
   ``(count+1)/(total+|domain|)`` over the full *declared* domain, with unweighted counts
   (Weka's ``attributeStats``), so values absent from ``T`` still appear. Artificial
   examples have no missing values.
-* No minimum training-set size (Weka refuses fewer than ``ensemble_size`` examples, spec
+* No minimum training-set size (Weka refuses fewer than ``n_estimators`` examples, spec
   note (d)); with a single class every member has zero error and every candidate is kept.
 
 Randomness: one :class:`numpy.random.SeedSequence` from ``random_state``. Its first child
 seeds the data model (only the "sampled" strategy uses it); trial ``t`` gets the next
 child, split into a generator for the artificial examples and their labels and a seed for
 the base learner (random trees need one). Trial ``t`` is therefore the same whatever
-``ensemble_size`` or ``max_iterations`` are.
+``n_estimators`` or ``max_iterations`` are.
 
 Cost: the committee's summed probabilities on ``T`` are kept up to date, so a trial
 evaluates the candidate on ``T`` once; labelling ``R`` still needs every current member
@@ -62,7 +62,7 @@ from redecorate.learners.bagging import (
     check_positive_int,
     default_base_estimator,
 )
-from redecorate.learners.base import EncodedClassifier, fit_member, member_proba
+from redecorate.learners.base import DEPRECATED, EncodedClassifier, fit_member, member_proba
 from redecorate.learners.features import FeatureSchema
 from redecorate.util import as_seed_sequence
 
@@ -405,9 +405,9 @@ class Decorate(EncodedClassifier):
 
     Parameters
     ----------
-    base_estimator:
+    estimator:
         ``BaseLearn``; ``None`` means Weka-default ``J48()``.
-    ensemble_size:
+    n_estimators:
         ``C_size``, the desired committee size (15 in the thesis).
     max_iterations:
         ``I_max``, the maximum number of base classifiers built, counting ``C_1`` (50).
@@ -418,11 +418,14 @@ class Decorate(EncodedClassifier):
         (§4.6.1, need ``fit(..., pool=U)``), or an :class:`ArtificialData` object.
     rejection:
         ``False`` = DECORATE (No Rejection), §4.7: every candidate is kept, so the committee
-        always reaches ``ensemble_size`` (if ``max_iterations`` allows).
+        always reaches ``n_estimators`` (if ``max_iterations`` allows).
     rejection_loss:
         ``"error"`` (0/1, Algorithm 2) or ``"mse"`` (ActiveDecorate-JS, §1.5.5).
     random_state:
         ``int``, :class:`numpy.random.SeedSequence`, ``None`` or a numpy generator.
+    base_estimator, ensemble_size:
+        Deprecated old names of ``estimator`` and ``n_estimators`` (a :class:`FutureWarning`;
+        removed in the next release).
 
     Attributes
     ----------
@@ -445,18 +448,22 @@ class Decorate(EncodedClassifier):
     """
 
     fits_multiplicities = True
+    renamed_parameters = {"base_estimator": "estimator", "ensemble_size": "n_estimators"}
 
-    def __init__(self, base_estimator=None, ensemble_size: int = 15, max_iterations: int = 50,
+    def __init__(self, estimator=None, n_estimators: int = 15, max_iterations: int = 50,
                  artificial_size: float = 1.0, artificial="gaussian", rejection: bool = True,
-                 rejection_loss: str = "error", random_state=None):
-        self.base_estimator = base_estimator
-        self.ensemble_size = ensemble_size
+                 rejection_loss: str = "error", random_state=None, base_estimator=DEPRECATED,
+                 ensemble_size=DEPRECATED):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
         self.max_iterations = max_iterations
         self.artificial_size = artificial_size
         self.artificial = artificial
         self.rejection = rejection
         self.rejection_loss = rejection_loss
         self.random_state = random_state
+        self.base_estimator = base_estimator
+        self.ensemble_size = ensemble_size
 
     def fit(self, X, y, sample_weight=None, *, pool=None):
         """Fit on ``T = (X, y)``; ``pool`` is the example pool ``U`` of DECORATE (Unlabeled)
@@ -470,14 +477,16 @@ class Decorate(EncodedClassifier):
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int,
                      multiplicity: np.ndarray | None = None) -> None:
-        check_positive_int(self.ensemble_size, "ensemble_size")
+        n_estimators = self._parameter("n_estimators")
+        check_positive_int(n_estimators, "n_estimators")
         check_positive_int(self.max_iterations, "max_iterations")
         if (not isinstance(self.artificial_size, numbers.Real) or isinstance(self.artificial_size, bool)
                 or not math.isfinite(self.artificial_size) or self.artificial_size < 0):
             raise ValueError(f"artificial_size must be a finite number >= 0, got {self.artificial_size!r}")
         if self.rejection_loss not in ("error", "mse"):
             raise ValueError(f"rejection_loss must be 'error' or 'mse', got {self.rejection_loss!r}")
-        base = default_base_estimator() if self.base_estimator is None else self.base_estimator
+        estimator = self._parameter("estimator")
+        base = default_base_estimator() if estimator is None else estimator
         make_member = MemberFactory(base)
         strategy = resolve_artificial(self.artificial)
         raw_pool = getattr(self, "_fit_pool", None)
@@ -513,7 +522,7 @@ class Decorate(EncodedClassifier):
         accepted, candidate_eps, history = [True], [eps], [eps]
 
         i, trials = 1, 1
-        while i < self.ensemble_size and trials < self.max_iterations:
+        while i < n_estimators and trials < self.max_iterations:
             data_seed, learner_seed = seed.spawn(1)[0].spawn(2)
             rng = np.random.default_rng(data_seed)
             # Steps 7-8: artificial examples R, labelled against the current committee.

@@ -53,7 +53,13 @@ from redecorate.learners.bagging import (
     default_base_estimator,
     member_seed,
 )
-from redecorate.learners.base import EncodedClassifier, fit_member, fit_replicate, member_classify
+from redecorate.learners.base import (
+    DEPRECATED,
+    EncodedClassifier,
+    fit_member,
+    fit_replicate,
+    member_classify,
+)
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.information_gain import feature_gains, information_gain
 from redecorate.util import as_seed_sequence
@@ -205,7 +211,7 @@ class FeatureSubsetEnsemble(EncodedClassifier):
         Features per member, capped at the number of features.
     n_estimators:
         Members (25 in the source's tables).
-    base_estimator:
+    estimator:
         The member learner; ``None`` means Weka-default J48 (C4.5, the source's learner).
     boost_iterations:
         Feature-boosting rounds; ``None`` means ``n_estimators`` (§3.6).
@@ -215,6 +221,9 @@ class FeatureSubsetEnsemble(EncodedClassifier):
         Seed (int, SeedSequence, Generator or None). Member ``i`` draws its subset, replicate
         and learner seed from its own child stream, so with a fixed ``D_F`` the first members
         do not depend on ``n_estimators``.
+    base_estimator:
+        Deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in the next
+        release).
 
     Attributes
     ----------
@@ -226,16 +235,19 @@ class FeatureSubsetEnsemble(EncodedClassifier):
     k_: the subset size used (``k`` capped).
     """
 
+    renamed_parameters = {"base_estimator": "estimator"}
+
     def __init__(self, strategy: str = "random", k: int = 2, n_estimators: int = 25,
-                 base_estimator=None, boost_iterations: int | None = None, boost_init: int = 2,
-                 random_state=None):
+                 estimator=None, boost_iterations: int | None = None, boost_init: int = 2,
+                 random_state=None, base_estimator=DEPRECATED):
         self.strategy = strategy
         self.k = k
         self.n_estimators = n_estimators
-        self.base_estimator = base_estimator
+        self.estimator = estimator
         self.boost_iterations = boost_iterations
         self.boost_init = boost_init
         self.random_state = random_state
+        self.base_estimator = base_estimator
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
@@ -247,7 +259,8 @@ class FeatureSubsetEnsemble(EncodedClassifier):
             check_positive_int(self.boost_iterations, "boost_iterations")
         if not isinstance(self.boost_init, int) or isinstance(self.boost_init, bool) or self.boost_init < 0:
             raise ValueError(f"boost_init must be a non-negative integer, got {self.boost_init!r}")
-        base = default_base_estimator() if self.base_estimator is None else self.base_estimator
+        estimator = self._parameter("estimator")
+        base = default_base_estimator() if estimator is None else estimator
         n_features = X.shape[1]
         k = min(int(self.k), n_features)
         boost_seed, members_seed = as_seed_sequence(self.random_state).spawn(2)

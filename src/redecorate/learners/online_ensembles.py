@@ -40,7 +40,7 @@ import pandas as pd
 from sklearn.base import clone
 
 from redecorate.learners.bagging import MemberFactory
-from redecorate.learners.base import EncodedClassifier, member_classify
+from redecorate.learners.base import DEPRECATED, EncodedClassifier, member_classify
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import class_codes, first_batch_classes
 from redecorate.util import as_seed_sequence
@@ -64,6 +64,8 @@ def _default_base():
 class _OnlineEnsemble(EncodedClassifier):
     """Stream bookkeeping shared by the online ensembles: classes, schema, members, dicts."""
 
+    renamed_parameters = {"base_estimator": "estimator"}
+
     streamed = True
     """``fit`` is one pass over the rows in the order given: the order is part of the input
     (experiments present each training set in several random orders)."""
@@ -75,7 +77,8 @@ class _OnlineEnsemble(EncodedClassifier):
         # initial weights), as batch bagging seeds its members.
         poisson_seed, member_seeds = as_seed_sequence(self.random_state).spawn(2)
         self._rng = np.random.default_rng(poisson_seed)
-        base = _default_base() if self.base_estimator is None else self.base_estimator
+        estimator = self._parameter("estimator")
+        base = _default_base() if estimator is None else estimator
         if not hasattr(base, "partial_fit_prepared"):
             raise TypeError(f"{type(base).__name__} cannot learn online: the base learner needs "
                             "partial_fit (naive_bayes, decision_stump, online_tree, ...)")
@@ -162,15 +165,19 @@ class OnlineBagging(_OnlineEnsemble):
 
     Parameters
     ----------
-    base_estimator: a learner with ``partial_fit`` (default: naive Bayes).
+    estimator: a learner with ``partial_fit`` (default: naive Bayes).
     n_estimators: members (Oza: 100).
     random_state: seed of the Poisson draws (int, SeedSequence, Generator or None).
+    base_estimator: deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in
+        the next release).
     """
 
-    def __init__(self, base_estimator=None, n_estimators: int = 100, random_state=None):
-        self.base_estimator = base_estimator
+    def __init__(self, estimator=None, n_estimators: int = 100, random_state=None,
+                 base_estimator=DEPRECATED):
+        self.estimator = estimator
         self.n_estimators = n_estimators
         self.random_state = random_state
+        self.base_estimator = base_estimator
 
     def _learn(self, X: np.ndarray, y: np.ndarray, rates: np.ndarray) -> None:
         if np.all(rates == 1.0):
@@ -208,19 +215,23 @@ class OnlineBoosting(_OnlineEnsemble):
 
     Parameters
     ----------
-    base_estimator: a learner with ``partial_fit`` (default: naive Bayes).
+    estimator: a learner with ``partial_fit`` (default: naive Bayes).
     n_estimators: members (Oza: 100).
     random_state: seed of the Poisson draws.
+    base_estimator: deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in
+        the next release).
 
     Attributes
     ----------
     lambda_correct_, lambda_wrong_: λ_sc and λ_sw per member.
     """
 
-    def __init__(self, base_estimator=None, n_estimators: int = 100, random_state=None):
-        self.base_estimator = base_estimator
+    def __init__(self, estimator=None, n_estimators: int = 100, random_state=None,
+                 base_estimator=DEPRECATED):
+        self.estimator = estimator
         self.n_estimators = n_estimators
         self.random_state = random_state
+        self.base_estimator = base_estimator
 
     def _start(self, classes: np.ndarray) -> None:
         super()._start(classes)
@@ -283,13 +294,14 @@ class PrimedOnlineBoosting(OnlineBoosting):
     priming example. ``partial_fit`` on a stream has no N and does not prime.
     """
 
-    def __init__(self, base_estimator=None, n_estimators: int = 100, prime_fraction: float = 0.2,
-                 prime_max: int = 10000, random_state=None):
-        self.base_estimator = base_estimator
+    def __init__(self, estimator=None, n_estimators: int = 100, prime_fraction: float = 0.2,
+                 prime_max: int = 10000, random_state=None, base_estimator=DEPRECATED):
+        self.estimator = estimator
         self.n_estimators = n_estimators
         self.prime_fraction = prime_fraction
         self.prime_max = prime_max
         self.random_state = random_state
+        self.base_estimator = base_estimator
 
     def n_prime(self, n: int) -> int:
         """Examples learned in batch mode out of a training set of ``n``."""

@@ -1,23 +1,27 @@
 """Config name → estimator: the one place experiment YAML meets the learner classes.
 
-An experiment file names each algorithm and its parameters, e.g.::
+An experiment file maps each algorithm label to its parameters (the label is the registry
+name, or a ``learner:`` key names it), e.g.::
 
     algorithms:
-      - name: decorate
-        params: {ensemble_size: 15, max_iterations: 50, base: j48}
-      - name: adaboost
-        params: {base: {name: j48, params: {unpruned: true}}}
+      decorate: {n_estimators: 15, max_iterations: 50, base: j48}
+      adaboost_unpruned: {learner: adaboost, base: {name: j48, params: {unpruned: true}}}
 
-:func:`make_learner` turns one such entry into an unfitted estimator. Parameter names are
-the estimators' constructor arguments, plus ``base`` for meta-learners (a name or a
-``{name, params}`` mapping, built recursively). Typos fail loudly, with close matches,
-because a silently ignored parameter would quietly change an experiment.
+:func:`make_learner` turns one such entry (name and parameters) into an unfitted estimator.
+Parameter names are the estimators' constructor arguments, in scikit-learn's words
+(``n_estimators``, ``estimator``), plus ``base`` for meta-learners (a name or a ``{name,
+params}`` mapping, built recursively; the same as ``estimator``). Typos fail loudly, with
+close matches, because a silently ignored parameter would quietly change an experiment. The
+old names (``ensemble_size``, ``base_estimator``) are still accepted, with a
+:class:`FutureWarning`, for one release; unit keys hash every spelling of a parameter as the
+records were first computed with (:func:`key_params`).
 """
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -30,6 +34,7 @@ __all__ = [
     "UnknownParameterError",
     "estimated_fit_seconds",
     "estimated_members",
+    "key_params",
     "make_learner",
 ]
 
@@ -177,19 +182,31 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, random_stat
     entry = _lookup(name, where)
     cls = entry.load()
     kwargs = dict(params or {})
-    valid = list(cls._get_param_names())
+    place = f" (from {where})" if where else ""
+    renamed = dict(getattr(cls, "renamed_parameters", {}))  # deprecated old name -> new name
+    valid = [n for n in cls._get_param_names() if n not in renamed]
     if "random_state" in kwargs:
         raise ValueError(
-            f"{entry.name}: random_state cannot be set in params"
-            + (f" (from {where})" if where else "")
+            f"{entry.name}: random_state cannot be set in params" + place
             + "; seeds come from the experiment's seed scheme (experiment, dataset, run, fold)"
         )
+    for old, new in renamed.items():
+        if old in kwargs:
+            spellings = (new, "base") if entry.meta and new == "estimator" else (new,)
+            given = [k for k in spellings if k in kwargs]
+            if given:
+                raise ValueError(f"{entry.name}: give either {given[0]} or its deprecated old name "
+                                 f"{old}, not both{place}")
+            warnings.warn(f"{entry.name}: parameter {old!r} was renamed {new!r} (scikit-learn's "
+                          f"name) and will be removed in the next release{place}; write {new}: "
+                          f"{kwargs[old]!r}", FutureWarning, stacklevel=2)
+            kwargs[new] = kwargs.pop(old)
     valid_keys = sorted(({*valid, "base"} if entry.meta else set(valid)) - {"random_state"})
-    if entry.meta and ("base" in kwargs or "base_estimator" in kwargs):
-        if "base" in kwargs and "base_estimator" in kwargs:
-            raise ValueError(f"{entry.name}: give either base or base_estimator, not both")
-        spec = kwargs.pop("base") if "base" in kwargs else kwargs.pop("base_estimator")
-        kwargs["base_estimator"] = None if spec is None else _build_base(spec, where)
+    if entry.meta and ("base" in kwargs or "estimator" in kwargs):
+        if "base" in kwargs and "estimator" in kwargs:
+            raise ValueError(f"{entry.name}: give either base or estimator, not both{place}")
+        spec = kwargs.pop("base") if "base" in kwargs else kwargs.pop("estimator")
+        kwargs["estimator"] = None if spec is None else _build_base(spec, where)
     unknown = sorted(k for k in kwargs if k not in valid)
     if unknown:
         raise UnknownParameterError(entry.name, unknown, valid_keys, where)
@@ -199,6 +216,7 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, random_stat
 
 
 _SIZE_KEYS = ("n_estimators", "ensemble_size")
+_BASE_KEYS = ("base", "estimator", "base_estimator")
 _DEFAULT_SIZE = 15
 _WORK_KEYS = ("epochs", "updates_per_example")
 """Parameters that multiply a learner's work (passes or updates per example), priced relative
@@ -271,7 +289,7 @@ def estimated_fit_seconds(
     size = _size(entry.name, params)
     if size is not None:
         seconds *= max(size, 1) / _DEFAULT_SIZE
-    base = params.get("base")
+    base = next((params[k] for k in _BASE_KEYS if k in params), None)
     base_name = base.get("name") if isinstance(base, Mapping) else base
     if entry.meta and isinstance(base_name, str) and base_name.strip().lower() in ALGORITHMS:
         base_name = base_name.strip().lower()
@@ -279,3 +297,37 @@ def estimated_fit_seconds(
         if isinstance(base, Mapping):
             seconds *= _work(base_name, base.get("params") or {})
     return seconds + MEMBER_SECONDS * estimated_members(entry.name, params)
+
+
+_KEY_SPELLINGS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    "decorate": MappingProxyType({"n_estimators": "ensemble_size"}),
+})
+_META_KEY_SPELLINGS: Mapping[str, str] = MappingProxyType({"estimator": "base"})
+
+
+def key_params(name: str, params: Any) -> Any:
+    """``params`` of algorithm ``name`` with every parameter spelled as unit keys hash it.
+
+    Why: a unit key (:func:`redecorate.job_records.unit_key`) hashes each algorithm's
+    parameters, and the committed records (``reproduced/*/records``) are reused by a later run
+    only under an equal key. The parameters now have scikit-learn's names, and an experiment
+    file that says ``n_estimators: 15`` where it said ``ensemble_size: 15`` describes the
+    same learner: so the new names are hashed under the names the records were first
+    computed with. DECORATE's ``n_estimators`` is hashed as ``ensemble_size``; a
+    meta-learner's ``estimator`` as ``base`` (the experiment files' key for the base learner).
+    Every name that existed before hashes as it always did (``ensemble_size``, ``base``,
+    ``base_estimator``, Bagging's ``n_estimators``), and a nested ``{name, params}`` base is
+    spelled the same way. An unknown algorithm, parameters that are not a mapping, or both
+    spellings of one parameter (refused by :func:`make_learner` before any job) are returned
+    as given.
+    """
+    entry = ALGORITHMS.get(name.strip().lower()) if isinstance(name, str) else None
+    if entry is None or not isinstance(params, Mapping):
+        return params
+    spelling = {**(_META_KEY_SPELLINGS if entry.meta else {}), **_KEY_SPELLINGS.get(entry.name, {})}
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if key in _BASE_KEYS and isinstance(value, Mapping) and "params" in value:
+            value = {**value, "params": key_params(value.get("name"), value["params"])}
+        out[spelling.get(key, key)] = value
+    return out if len(out) == len(params) else dict(params)
