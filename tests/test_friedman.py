@@ -35,3 +35,27 @@ def test_friedman_ranks_and_statistic() -> None:
     assert friedman_table(equal)["p_value"] > 0.05
     with pytest.raises(ValueError, match="3 algorithms"):
         friedman_table(means[["a", "b"]])
+
+
+def test_whole_curve_ranking_uses_each_systems_mean_over_its_own_points(tmp_path) -> None:
+    """Active-learning curves have dataset-specific points (numbers of labeled examples), so
+    per-point ranking finds no common point; the whole-curve mode ranks curve means."""
+    from redecorate.report.friedman import WHOLE_CURVE, write_friedman
+
+    rows = []
+    for d, dataset in enumerate(["a", "b", "c", "d"]):
+        for s, system in enumerate(["low", "mid", "high"]):
+            for point in (d + 1, d + 5):  # no point is shared by all datasets
+                rows.append({"dataset": dataset, "algorithm": system, "run": 0, "fold": 0, "point": point,
+                             "metric": "accuracy", "value": 50.0 + 10 * s + point})
+    records = pd.DataFrame(rows)
+    (tmp_path / "t").mkdir()
+    (tmp_path / "f").mkdir()
+    assert write_friedman(records, tmp_path / "t", tmp_path / "f", algorithms=["low", "mid", "high"],
+                          experiment="x") == []  # per point: never 2 datasets at one point
+    written = write_friedman(records, tmp_path / "t", tmp_path / "f", algorithms=["low", "mid", "high"],
+                             experiment="x", per_point=False)
+    assert (tmp_path / "f" / "critical_difference.png") in written
+    table = pd.read_csv(tmp_path / "t" / "friedman.csv")
+    assert table["point"].tolist() == [WHOLE_CURVE] and table["datasets"].tolist() == [4]
+    assert table[["rank_high", "rank_mid", "rank_low"]].iloc[0].tolist() == [1.0, 2.0, 3.0]

@@ -49,6 +49,7 @@ from redecorate.report.conclusions import (
     sign_agreement,
 )
 from redecorate.report.figures import learning_curves
+from redecorate.report.friedman import write_friedman
 from redecorate.report.published import read_published
 from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import display_name, markdown_table
@@ -579,6 +580,11 @@ def write_active_report(records: pd.DataFrame, out: ReportOutputs, settings: Rep
         learning_curves(records, figures_dir / f"active_curve_{dataset}", dataset=dataset,
                         algorithms=[baseline, *others], experiment=settings.experiment,
                         xlabel="Number of labeled examples")  # fmt: skip
+    if len(others) >= 2 and len(datasets) >= 2:
+        # Several systems over several datasets (ch6_strategies): Demšar's comparison of all
+        # of them at once, ranking each system's mean accuracy over its whole curve.
+        write_friedman(records, tables_dir, figures_dir, algorithms=[baseline, *others],
+                       experiment=settings.experiment, per_point=False)  # fmt: skip
 
     published = _published(list(settings.published))
     labels = {s: s for s in [baseline, *others]}

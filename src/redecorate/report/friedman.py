@@ -83,14 +83,33 @@ def _diagram(result: dict[str, object], title: str, stem: Path) -> list[Path]:
     return save_figure(fig, stem, ("png", "pdf"))
 
 
+WHOLE_CURVE = "whole curve"
+"""The ``point`` of the one row ranking each system's mean over its whole curve."""
+
+
+def _groups(accuracy: pd.DataFrame, per_point: bool) -> list[tuple[object, pd.DataFrame]]:
+    """(point, datasets × algorithms mean accuracies) to rank: one per curve point, or one of
+    each system's mean over its whole curve (an active-learning curve's points are numbers of
+    labeled examples that differ between datasets, so there is no common point to rank at)."""
+    if not per_point:
+        return [(WHOLE_CURVE, accuracy.pivot_table(index="dataset", columns="algorithm", values="value"))]
+    return [(point, at.pivot_table(index="dataset", columns="algorithm", values="value"))
+            for point, at in accuracy.groupby("point", sort=True)]  # fmt: skip
+
+
+def _label(point: object) -> str:
+    return str(point) if point == WHOLE_CURVE else point_label(float(point))  # type: ignore[arg-type]
+
+
 def write_friedman(records: pd.DataFrame, tables_dir: Path, figures_dir: Path, *,
-                   algorithms: Sequence[str], experiment: str) -> list[Path]:
-    """``tables/friedman.{md,csv}``: per point, Friedman's test over the datasets; and the
-    critical-difference diagram at the largest point (the whole training fold, for §4.1)."""
+                   algorithms: Sequence[str], experiment: str, per_point: bool = True) -> list[Path]:
+    """``tables/friedman.{md,csv}``: Friedman's test over the datasets, per point (or, with
+    ``per_point=False``, of each system's mean accuracy over its whole curve, which ranks the
+    areas under the learning curves); and the critical-difference diagram of the last row
+    (the largest point: the whole training fold, for §4.1)."""
     acc = records[records["metric"] == "accuracy"]
     rows, written, last = [], [], None
-    for point, at in acc.groupby("point", sort=True):
-        means = at.pivot_table(index="dataset", columns="algorithm", values="value")
+    for point, means in _groups(acc, per_point):
         means = means[[a for a in algorithms if a in means.columns]]
         try:
             result = friedman_table(means)
@@ -105,12 +124,12 @@ def write_friedman(records: pd.DataFrame, tables_dir: Path, figures_dir: Path, *
     frame = pd.DataFrame(rows)
     frame.to_csv(tables_dir / "friedman.csv", index=False, lineterminator="\n")
     rank_columns = [c for c in frame.columns if c.startswith("rank_")]
-    body = [[point_label(float(r["point"])), str(int(r["datasets"])), f"{r['chi2']:.2f}",
-             f"{r['p_value']:.2g}", f"{r['cd']:.2f}",
-             *(f"{r[c]:.2f}" for c in rank_columns)] for _, r in frame.iterrows()]  # fmt: skip
+    body = [[_label(r["point"]), str(int(r["datasets"])), f"{r['chi2']:.2f}", f"{r['p_value']:.2g}",
+             f"{r['cd']:.2f}", *(f"{r[c]:.2f}" for c in rank_columns)] for _, r in frame.iterrows()]  # fmt: skip
+    what = "per point" if per_point else "by each system's mean accuracy over its whole learning curve"
     text = ["# Friedman test and Nemenyi critical difference (Demšar 2006)", "",
             f"Experiment `{experiment}`: algorithms ranked on every dataset by mean accuracy "
-            "(1 = best), per point; p < 0.05 says the average ranks differ; two algorithms "
+            f"(1 = best), {what}; p < 0.05 says the average ranks differ; two algorithms "
             "differ significantly (Nemenyi, α = 0.05) when their ranks differ by more than CD. "
             "Not a test the dissertation makes.", "",
             markdown_table(["Point", "Datasets", "χ²", "p", "CD",
@@ -119,7 +138,7 @@ def write_friedman(records: pd.DataFrame, tables_dir: Path, figures_dir: Path, *
     written += [tables_dir / "friedman.csv", tables_dir / "friedman.md"]
     if last is not None:
         point, result = last
-        title = (f"{experiment}: average ranks at {point_label(float(point))} "
+        title = (f"{experiment}: average ranks at {_label(point)} "
                  f"(Friedman p = {result['p_value']:.2g}, {result['n_datasets']} datasets)")
         written += _diagram(result, title, figures_dir / "critical_difference")
     return written
