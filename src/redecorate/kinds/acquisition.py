@@ -32,15 +32,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
+from redecorate.kinds.report_keys import comparisons_schema, deferred_report
 from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.seeds import seed_sequence
-from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
+from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
 
 if TYPE_CHECKING:
-    from redecorate.report.replication_report import ReplicationReport
+    pass
 
 __all__ = ["ACQUISITION", "AcquisitionSettings"]
 
@@ -67,22 +66,10 @@ SCHEMA: dict[str, Any] = {
     "profile_properties": {},
 }
 
-REPORT_SCHEMA: dict[str, Any] = {
-    "comparisons": {
-        "description": (
-            '"A vs B" tables of Tables 8.2/8.3: % error reduction of a over b (all points and '
-            "the top 20 %), a and b entries of algorithms; table is the thesis's table number, "
-            "which selects the published values to compare with"
-        ),
-        "type": "array",
-        "items": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["a", "b"],
-            "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "table": {"type": "string"}},
-        },
-    },
-}
+REPORT_SCHEMA: dict[str, Any] = {"comparisons": comparisons_schema(
+    '"A vs B" tables of Tables 8.2/8.3: % error reduction of a over b (all points and the top '
+    "20 %), a and b entries of algorithms; table is the thesis's table number, which selects the "
+    "published values to compare with")}
 
 
 @dataclass(frozen=True)
@@ -216,26 +203,14 @@ def _check(spec: Any) -> None:
                                         "instances with missing values in place")  # fmt: skip
 
 
-def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-            settings: ReportSettings) -> ReplicationReport:
-    from redecorate.report.active import write_reduction_report
-
-    return write_reduction_report(records, out, settings, xlabel="Number of complete instances")
-
-
-ACQUISITION = ExperimentKind(
+ACQUISITION = ExperimentKind(  # fmt: skip
     name="acquisition",
     description="chapter 8: active feature-value acquisition curves (Error Sampling vs random)",
-    settings=AcquisitionSettings,
-    schema=SCHEMA,
-    report_schema=REPORT_SCHEMA,
-    algorithm_entry=_entry,
-    units=_units,
-    evaluate_fold=_evaluate_fold,
-    unit_cost=_unit_cost,
-    report=_report,
-    points_key=None,
-    check=_check,
+    settings=AcquisitionSettings, schema=SCHEMA, report_schema=REPORT_SCHEMA,
+    algorithm_entry=_entry, units=_units, evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
+    report=deferred_report("redecorate.report.active:write_reduction_report",
+                           xlabel="Number of complete instances"),
+    points_key=None, check=_check,
     key_layout=KeyLayout(points=None, always=frozenset({"known_fraction"})),
     algorithms_are_learners=False,
 )

@@ -34,13 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.kind import (
-    DatasetShape,
-    ExperimentKind,
-    ReportOutputs,
-    Unit,
-    require_comparisons,
-)
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.report_keys import comparisons_schema, require_comparisons
 from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
@@ -131,21 +126,6 @@ REPORT_VARIANTS = ("utilization", "probability")
 reductions over a baseline (the default), chapter 7's "A vs B" comparisons of probability
 estimates."""
 
-COMPARISONS_SCHEMA: dict[str, Any] = {
-    "description": (
-        '"A vs B" tables (a and b are entries of algorithms; table is the thesis\'s table '
-        "number, which selects the published values to compare with)"
-    ),
-    "type": "array",
-    "minItems": 1,
-    "items": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["a", "b"],
-        "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "table": {"type": "string"}},
-    },
-}
-
 REPORT_SCHEMA: dict[str, Any] = {
     "variant": {
         "description": (
@@ -156,14 +136,10 @@ REPORT_SCHEMA: dict[str, Any] = {
         "enum": list(REPORT_VARIANTS),
         "default": "utilization",
     },
-    "comparisons": {
-        **COMPARISONS_SCHEMA,
-        "description": (
-            'variant probability: the "A vs B" tables of chapter 7 (a and b are entries of '
-            "algorithms; table is the thesis's table number, 7.1-7.4, which selects the "
-            "published values to compare with)"
-        ),
-    },
+    "comparisons": comparisons_schema(
+        'variant probability: the "A vs B" tables of chapter 7 (a and b are entries of '
+        "algorithms; table is the thesis's table number, 7.1-7.4, which selects the published "
+        "values to compare with)", min_items=1),
 }
 
 
@@ -430,19 +406,11 @@ def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
     return write_active_report(records, out, settings)
 
 
-ACTIVE = ExperimentKind(
+ACTIVE = ExperimentKind(  # fmt: skip
     name="active",
     description="chapters 6-7: pool-based active learning curves, m examples per iteration",
-    settings=ActiveSettings,
-    schema=SCHEMA,
-    report_schema=REPORT_SCHEMA,
-    algorithm_entry=_system_entry,
-    evaluate_fold=_evaluate_fold,
-    unit_cost=_unit_cost,
-    report=_report,
-    points_key=None,
-    check=_check,
-    check_datasets=_check_datasets,
-    key_layout=KeyLayout(points=None, algorithms="systems"),
-    algorithms_are_learners=False,
+    settings=ActiveSettings, schema=SCHEMA, report_schema=REPORT_SCHEMA,
+    algorithm_entry=_system_entry, evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
+    report=_report, points_key=None, check=_check, check_datasets=_check_datasets,
+    key_layout=KeyLayout(points=None, algorithms="systems"), algorithms_are_learners=False,
 )

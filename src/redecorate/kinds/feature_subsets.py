@@ -19,22 +19,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from redecorate.kinds.fitting import learner_name
-from redecorate.kinds.kind import (
-    DatasetShape,
-    ExperimentKind,
-    ReportOutputs,
-    Unit,
-    require_algorithms,
-)
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
+from redecorate.kinds.report_keys import deferred_report, require_algorithms
 from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.job import JobError, learner_seed
-from redecorate.protocol.settings import JobSettings, KeyLayout, ReportSettings
+from redecorate.protocol.settings import JobSettings, KeyLayout
 
 if TYPE_CHECKING:
-    from redecorate.report.replication_report import ReplicationReport
+    pass
 
 __all__ = ["FEATURE_SUBSETS", "evaluate_sizes"]
 
@@ -214,23 +208,12 @@ def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
             )
 
 
-def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-            settings: ReportSettings) -> ReplicationReport:
-    from redecorate.report.feature_subsets import feature_subset_report
-
-    return feature_subset_report(records, out, settings)
-
-
-FEATURE_SUBSETS = ExperimentKind(
+FEATURE_SUBSETS = ExperimentKind(  # fmt: skip
     name="feature_subsets",
     description="Bommaganti: ensembles of feature subsets, k-fold CV, evaluated over ensemble sizes",
-    schema=SCHEMA,
-    report_schema=REPORT_SCHEMA,
-    evaluate_fold=_evaluate_fold,
-    unit_cost=_unit_cost,
-    report=_report,
-    points_key="ensemble_sizes",
-    check=_check,
-    check_datasets=_check_datasets,
+    schema=SCHEMA, report_schema=REPORT_SCHEMA,
+    evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
+    report=deferred_report("redecorate.report.feature_subsets:feature_subset_report"),
+    points_key="ensemble_sizes", check=_check, check_datasets=_check_datasets,
     key_layout=KeyLayout(points="sizes"),
 )

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -39,6 +38,7 @@ from redecorate.protocol.settings import (
     KeyLayout,
     KindSettings,
     NoSettings,
+    ReportOutputs,
     ReportSettings,
 )
 
@@ -54,8 +54,6 @@ __all__ = [
     "Unit",
     "algorithm_run_units",
     "learner_entry",
-    "require_algorithms",
-    "require_comparisons",
 ]
 
 Unit = Mapping[str, Any]
@@ -78,15 +76,6 @@ class DatasetShape:
     name: str = ""  # the dataset's key in the experiment, for per-dataset settings
 
 
-@dataclass(frozen=True)
-class ReportOutputs:
-    """Where a kind's report writes its tables and figures (staged directories, renamed
-    into place only when the whole report succeeded)."""
-
-    tables: Path
-    figures: Path
-
-
 def learner_entry(spec: Any, label: str) -> dict[str, Any]:
     """The job entry of an algorithm that is a learner: ``{"params": ...}`` and, when the
     label is a variant (``decorate_norej``), ``"learner"``: the registry name."""
@@ -94,31 +83,6 @@ def learner_entry(spec: Any, label: str) -> dict[str, Any]:
     if spec.learner_of(label) != label:
         entry["learner"] = spec.learner_of(label)
     return entry
-
-
-def require_algorithms(spec: Any, key: str, labels: Iterable[str]) -> None:
-    """Labels a kind's key names (``report.comparisons[0]``, ``report.tables.5``) must be
-    algorithms of the file: a typo would otherwise fail in the report, after every job.
-
-    Raises:
-        redecorate.config.ExperimentConfigError: naming the file, the key, the unknown labels
-            with close matches, and the file's algorithms.
-    """
-    from redecorate.config import ExperimentConfigError, did_you_mean
-
-    unknown = [str(a) for a in labels if a not in spec.algorithms]
-    if unknown:
-        hints = "".join(did_you_mean(a, list(spec.algorithms)) for a in unknown)
-        raise ExperimentConfigError(
-            f"experiment file {spec.path}: key '{key}': {', '.join(map(repr, unknown))} not among "
-            f"the algorithms ({', '.join(spec.algorithms)}).{hints}"
-        )
-
-
-def require_comparisons(spec: Any) -> None:
-    """Both sides of every ``report.comparisons`` entry are algorithms of the file."""
-    for i, pair in enumerate(spec.report.get("comparisons") or []):
-        require_algorithms(spec, f"report.comparisons[{i}]", [pair.get("a"), pair.get("b")])
 
 
 def algorithm_run_units(spec: Any) -> list[Unit]:

@@ -32,13 +32,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from redecorate.kinds.fitting import TrainingSet, fit_and_score
-from redecorate.kinds.kind import (
-    DatasetShape,
-    ExperimentKind,
-    ReportOutputs,
-    Unit,
-    require_comparisons,
-)
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.report_keys import comparisons_schema, require_comparisons
 from redecorate.kinds.unit import Fold, Record, run_unit
 from redecorate.protocol.curve import training_order
 from redecorate.protocol.job import point_value
@@ -50,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["NOISE", "NoiseSettings", "run_noise_job"]
 
-COMPARISONS_SCHEMA: dict[str, Any] = {
+SCHEMA: dict[str, Any] = {
     "description": (
         '"A vs B" tables as in Tables 5.2-5.10 (a and b are entries of algorithms; table is '
         "the thesis's table number, which selects the published values to compare with)"
@@ -184,16 +179,13 @@ def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
                              comparable=comparable)  # fmt: skip
 
 
-NOISE = ExperimentKind(
+NOISE = ExperimentKind(  # fmt: skip
     name="noise",
     description="Chapter 5: learners trained on whole folds corrupted at noise levels",
-    settings=NoiseSettings,
-    schema=SCHEMA,
-    report_schema={"comparisons": COMPARISONS_SCHEMA},
-    evaluate_fold=_evaluate_fold,
-    unit_cost=_unit_cost,
-    report=_report,
-    points_key="levels",
-    check=require_comparisons,
-    key_layout=KeyLayout(points="levels"),
+    settings=NoiseSettings, schema=SCHEMA,
+    report_schema={"comparisons": comparisons_schema(
+        '"A vs B" tables as in Tables 5.2-5.10 (a and b are entries of algorithms; table is the '
+        "thesis's table number, which selects the published values to compare with)")},
+    evaluate_fold=_evaluate_fold, unit_cost=_unit_cost, report=_report, points_key="levels",
+    check=require_comparisons, key_layout=KeyLayout(points="levels"),
 )

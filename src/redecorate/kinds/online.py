@@ -24,23 +24,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-import pandas as pd
 
 from redecorate.kinds.fitting import learner_name
-from redecorate.kinds.kind import (
-    DatasetShape,
-    ExperimentKind,
-    ReportOutputs,
-    Unit,
-    require_algorithms,
-)
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
+from redecorate.kinds.report_keys import deferred_report, require_algorithms
 from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.job import JobError, learner_seed
 from redecorate.protocol.seeds import seed_sequence
-from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
+from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
 
 if TYPE_CHECKING:
-    from redecorate.report.replication_report import ReplicationReport
+    pass
 
 __all__ = ["ONLINE", "OnlineSettings", "is_streamed", "stream_order"]
 
@@ -211,25 +205,12 @@ def _check(spec: Any) -> None:
         )
 
 
-def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-            settings: ReportSettings) -> ReplicationReport:
-    from redecorate.report.online import online_report
-
-    return online_report(records, out, settings)
-
-
-ONLINE = ExperimentKind(
+ONLINE = ExperimentKind(  # fmt: skip
     name="online",
     description="Oza: batch vs online ensembles, k-fold CV, online algorithms over random stream orders",
-    settings=OnlineSettings,
-    schema=SCHEMA,
-    report_schema=REPORT_SCHEMA,
-    pilot_keys=("orders",),
-    evaluate_fold=_evaluate_fold,
-    unit_cost=_unit_cost,
-    report=_report,
-    points_key=None,
-    check=_check,
-    record_columns=("order",),
+    settings=OnlineSettings, schema=SCHEMA,
+    report_schema=REPORT_SCHEMA, pilot_keys=("orders",), evaluate_fold=_evaluate_fold,
+    unit_cost=_unit_cost, report=deferred_report("redecorate.report.online:online_report"),
+    points_key=None, check=_check, record_columns=("order",),
     key_layout=KeyLayout(points=None, always=frozenset({"orders"})),
 )

@@ -253,14 +253,9 @@ def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
                               disagreements=settings.disagreements)  # fmt: skip
 
 
-PASSIVE = ExperimentKind(
+PASSIVE = ExperimentKind(  # fmt: skip
     name="passive",
     description="§4.1 learning curves: algorithms × runs of k-fold CV × curve points",
-    settings=PassiveSettings,
-    schema=SCHEMA,
-    evaluate_fold=_evaluate_fold,
-    unit_cost=_unit_cost,
-    report=_report,
-    points_key="points",
-    check=_check,
+    settings=PassiveSettings, schema=SCHEMA, evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
+    report=_report, points_key="points", check=_check,
 )

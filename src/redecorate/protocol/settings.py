@@ -29,6 +29,7 @@ import copy
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "KeyLayout",
     "KindSettings",
     "NoSettings",
+    "ReportOutputs",
     "ReportSettings",
     "key_settings",
 ]
@@ -250,6 +252,15 @@ class ReportSettings:
                    published_dir=str(data.get("published_dir") or ""),
                    published=tuple(data.get("published") or ()),
                    disagreements=data.get("disagreements"), slice=data.get("slice"))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReportOutputs:
+    """Where a kind's report writes its tables and figures (staged directories, renamed
+    into place only when the whole report succeeded)."""
+
+    tables: Path
+    figures: Path
 
 
 def key_settings(kind: _Kind, job: JobSettings) -> dict[str, Any]:
