@@ -52,7 +52,7 @@ def test_member_error_is_the_mean_of_the_members_own_errors() -> None:
     X_test, y_test = _toy(seed=1)
     truth = y_test.to_numpy(dtype=object)
     for model in (Bagging(J48(), n_estimators=7, random_state=1),
-                  Decorate(ensemble_size=5, max_iterations=10, random_state=2)):
+                  Decorate(n_estimators=5, max_iterations=10, random_state=2)):
         model.fit(X, y)
         Xe = model.feature_schema_.encode(X_test)
         classes = np.asarray(model.classes_, dtype=object)

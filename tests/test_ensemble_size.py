@@ -200,10 +200,10 @@ def test_experiment_files_load_and_every_variant_builds(name: str, scale: str) -
 def test_ensemble_size_experiment_follows_the_stated_rule() -> None:
     spec = load_experiment(EXPERIMENTS / "ch4_ensemble_size.yaml", schema=SCHEMA)
     assert set(spec.learners.values()) == {"decorate"}
-    sizes = {label: p["ensemble_size"] for label, p in spec.algorithms.items()}
+    sizes = {label: p["n_estimators"] for label, p in spec.algorithms.items()}
     assert sorted(sizes.values()) == [1, 5, 10, 15, 20, 25, 30, 40, 50, 75, 100]
     for label, params in spec.algorithms.items():
-        assert params["max_iterations"] == max(50, 3 * params["ensemble_size"]), label
+        assert params["max_iterations"] == max(50, 3 * params["n_estimators"]), label
         assert params.get("artificial_size", 1.0) == 1.0
     assert list(spec.protocol.points) == [20]
     assert (spec.protocol.runs, spec.protocol.folds) == (1, 10)
@@ -219,7 +219,7 @@ def test_large_ensembles_experiment_is_size_100() -> None:
     for label, learner in learners.items():
         params = spec.algorithms[label]
         if learner == "decorate":
-            assert (params["ensemble_size"], params["max_iterations"]) == (100, 300)
+            assert (params["n_estimators"], params["max_iterations"]) == (100, 300)
         elif learner != "j48":
             assert params["n_estimators"] == 100, label
     assert list(spec.protocol.points) == [1, 2, 5, 10, 20, 30, 40, 50, 75, 100]

@@ -47,7 +47,7 @@ def test_split_algorithms_mixes_both_forms() -> None:
 def test_labelled_variants_coexist(tmp_path: Path) -> None:
     path = _write(
         tmp_path,
-        "  decorate: {ensemble_size: 15}\n"
+        "  decorate: {n_estimators: 15}\n"
         "  decorate_uniform: {learner: decorate, artificial: uniform}\n"
         "  decorate_norej: {learner: decorate, rejection: false}\n",
     )
@@ -203,7 +203,7 @@ def test_run_job_records_diversity_when_asked() -> None:
         y = pd.Series(pd.Categorical(np.where(X["a"] > 0, "p", "q")))
 
     common = dict(experiment="e", algorithm="decorate_small", learner="decorate",
-                  params={"ensemble_size": 3, "max_iterations": 6}, run=0, n_folds=2,
+                  params={"n_estimators": 3, "max_iterations": 6}, run=0, n_folds=2,
                   points=[50, 100], seed=1, progress=lambda _: None)
     records = run_job(DS(), metrics=["accuracy", "diversity"], **common)
     assert list(records["metric"]) == ["accuracy", "diversity"] * 4

@@ -413,7 +413,7 @@ def test_ch4_experiment_file_is_the_thesis_protocol() -> None:
         "j48": {},
         "bagging": {"n_estimators": 15},
         "adaboost": {"n_estimators": 15},
-        "decorate": {"ensemble_size": 15, "max_iterations": 50, "artificial_size": 1.0},
+        "decorate": {"n_estimators": 15, "max_iterations": 50, "artificial_size": 1.0},
         "rf": {"n_estimators": 15},
     }
     quick = load_experiment(CH4, schema=EXPERIMENT_SCHEMA, scale="quick")
