@@ -64,7 +64,7 @@ J48 = "weka.classifiers.trees.J48"
 LEARNERS = {
     # name: (our registry name and parameters, Weka class and options, batch size of ch8_afa)
     "J48": (("j48", {}), (J48, "-C 0.25 -M 2"), 10),
-    "DECORATE": (("decorate", {"ensemble_size": 15, "max_iterations": 50, "artificial_size": 1.0}),
+    "DECORATE": (("decorate", {"n_estimators": 15, "max_iterations": 50, "artificial_size": 1.0}),
                  ("weka.classifiers.meta.Decorate", f"-E 15 -I 50 -R 1.0 -W {J48} -- -C 0.25 -M 2"), 20),
 }
 THESIS_RUNS = 5

@@ -14,7 +14,7 @@ name           ours (``redecorate.learners``)                 Weka 3.6
 Bagging        ``Bagging(n_estimators=15)``                   ``meta.Bagging -I 15 -W J48``
 AdaBoostM1     ``AdaBoostM1(n_estimators=15)``                ``meta.AdaBoostM1 -I 15 -W J48``
 RandomForest   ``RandomForest(n_estimators=15)``              ``trees.RandomForest -I 15``
-Decorate       ``Decorate(ensemble_size=15, max_iterations``  ``meta.Decorate -E 15 -I 50 -R
+Decorate       ``Decorate(n_estimators=15, max_iterations``   ``meta.Decorate -E 15 -I 50 -R
                ``=50, artificial_size=1.0)``                  1.0 -W J48``
 =============  =============================================  ===============================
 
@@ -95,7 +95,7 @@ def _learners() -> dict[str, Learner]:
         "Decorate": Learner(
             "Decorate",
             lambda s: Decorate(
-                ensemble_size=15, max_iterations=50, artificial_size=1.0, random_state=s
+                n_estimators=15, max_iterations=50, artificial_size=1.0, random_state=s
             ),
             "weka.classifiers.meta.Decorate",
             f"-E 15 -I 50 -R 1.0 -W {J48} -- -C 0.25 -M 2",
