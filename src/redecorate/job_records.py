@@ -48,15 +48,20 @@ __all__ = ["KeptUnit", "job_record_info", "kept_units", "process_cpu_seconds", "
 _METADATA_KEY = b"redecorate.job"
 
 
-def unit_key(kind: ExperimentKind, settings: Mapping[str, Any], unit: Unit, dataset: str) -> str:
+def unit_key(kind: ExperimentKind, settings: JobSettings, unit: Unit, dataset: str) -> str:
     """The hash of everything a unit's records depend on (see the module docstring).
+
+    The job settings are hashed in the kind's key layout
+    (:func:`redecorate.protocol.settings.key_settings`), the one the committed records were
+    keyed under.
 
     A learner's parameters are hashed in one spelling, the one its records were first keyed
     under (:func:`_key_entry`), so renaming a parameter in an experiment file (DECORATE's
     ``ensemble_size`` is now ``n_estimators``) keeps the committed records' keys."""
+    keyed = key_settings(kind, settings)
     own = kind.key_layout.algorithms
-    shared = {k: v for k, v in settings.items() if k not in ("experiment", own)}
-    entry = _key_entry((settings.get(own) or {}).get(unit.get("algorithm")), unit.get("algorithm"))
+    shared = {k: v for k, v in keyed.items() if k not in ("experiment", own)}
+    entry = _key_entry((keyed.get(own) or {}).get(unit.get("algorithm")), unit.get("algorithm"))
     return canonical_hash({"kind": kind.name, "dataset": dataset, "unit": dict(unit), "settings": shared,
                            "algorithm": entry})
 
@@ -164,8 +169,7 @@ def run_job_records(
     if not units:
         raise ValueError("a job needs at least one unit of work")
     experiment = settings.experiment
-    keyed = key_settings(kind, settings)
-    keys = [unit_key(kind, keyed, unit, dataset.name) for unit in units]
+    keys = [unit_key(kind, settings, unit, dataset.name) for unit in units]
     kept = kept_units(records_from, dataset.name, prefer=experiment) if records_from else {}
     todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
     for unit, key in zip(units, keys, strict=True):

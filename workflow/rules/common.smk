@@ -2,7 +2,7 @@
 
 Everything here runs once, when Snakemake parses the workflow, so configuration mistakes
 fail before any job starts, with a message naming the file and key (see
-redecorate.protocol.experiment). Path conventions:
+redecorate.experiments). Path conventions:
 
 * data_dir, results_dir, data_mirror, records_from and experiment *paths* given on the command line are
   relative to the working directory (Snakemake's convention for inputs and outputs);

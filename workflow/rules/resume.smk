@@ -1,7 +1,7 @@
 """Crash-safe resumption: a Snakemake killed with SIGKILL (OOM killer, `kill -9`, a lost
 node or SSH session) leaves its locks in .snakemake/locks, and the next plain `snakemake`
 refuses to start ("Directory cannot be locked ... --unlock"). Outputs are already safe
-(every writer is atomic, see redecorate.protocol.io), so the only obstacle to "just run it
+(every writer is atomic, see redecorate.util), so the only obstacle to "just run it
 again" is that stale lock.
 
 The lock holder records who it is (pid, process start time, host) in

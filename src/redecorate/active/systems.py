@@ -116,15 +116,14 @@ def make_ensemble(family: str, *, ensemble_size: int = 15, base: Any = None,
     ``ensemble_size`` is DECORATE's desired size and Bagging's/AdaBoost's number of
     members; the DECORATE-only and Bagging-only settings are ignored by the others.
     """
-    base_estimator = _base(base)
+    estimator = _base(base)
     if family == "decorate":
-        return Decorate(base_estimator, ensemble_size=ensemble_size,
-                        max_iterations=max_iterations, artificial_size=artificial_size,
-                        rejection_loss=rejection_loss)
+        return Decorate(estimator, n_estimators=ensemble_size, max_iterations=max_iterations,
+                        artificial_size=artificial_size, rejection_loss=rejection_loss)
     if family == "bagging":
-        return Bagging(base_estimator, n_estimators=ensemble_size, voting=voting)
+        return Bagging(estimator, n_estimators=ensemble_size, voting=voting)
     if family == "adaboost":
-        return AdaBoostM1(base_estimator, n_estimators=ensemble_size)
+        return AdaBoostM1(estimator, n_estimators=ensemble_size)
     raise ValueError(f"unknown ensemble {family!r}; valid: {', '.join(ENSEMBLES)}")
 
 
