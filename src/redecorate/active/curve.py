@@ -125,6 +125,111 @@ def _label_codes(y, classes: np.ndarray) -> np.ndarray:
                     dtype=np.int64)
 
 
+def _curve_learner(system: str | ActiveLearner, params: Mapping[str, Any] | None,
+                   batch_size: int, seed: np.random.SeedSequence) -> ActiveLearner:
+    """The fold's learner, on the fold's ``"learner"`` stream: a copy of a given learner (so
+    the caller's stays unfitted) or the named system built with ``params``."""
+    if isinstance(system, ActiveLearner):
+        if params is not None:
+            raise ValueError("params apply to a system name; configure the ActiveLearner itself")
+        learner = copy.copy(system)
+        learner.batch_size = _positive_int(batch_size, "batch_size")
+        learner.random_state = curve_seed(seed, "learner")
+        return learner
+    if isinstance(system, str):
+        return make_system(system, params, batch_size=batch_size,
+                           random_state=curve_seed(seed, "learner"))
+    raise TypeError(f"system must be a system name or an ActiveLearner, got {system!r}")
+
+
+def _check_fold(X_pool, y_pool, X_test, y_test, metrics: Sequence[str]) -> int:
+    """The pool's size, once the pool and test fold are known to be usable and the metrics
+    to be ones a curve point can record (a bad argument fails before any fitting)."""
+    n_pool = len(y_pool)
+    if len(X_pool) != n_pool:
+        raise ValueError(f"X_pool has {len(X_pool)} rows but y_pool {n_pool} labels")
+    if len(X_test) != len(y_test) or len(y_test) == 0:
+        raise ValueError(f"X_test ({len(X_test)} rows) and y_test ({len(y_test)} labels) must "
+                         "match and be non-empty")
+    unknown = sorted(set(metrics) - set(CURVE_METRICS))
+    if unknown or not metrics:
+        raise ValueError(f"metrics must be among {CURVE_METRICS}, got {list(metrics)}")
+    return n_pool
+
+
+def _curve_schedule(n_pool: int, batch_size: int, initial_size: int | None,
+                    max_labeled: int | None, eval_sizes: Sequence[int] | None,
+                    sizes: Sequence[int] | None) -> tuple[list[int], int, set[int]]:
+    """The labeled-set sizes the loop passes through, the initial set's size and the sizes
+    to evaluate at: the loop's schedule is fixed before it starts, so a bad one fails early."""
+    if sizes is None:
+        start = batch_size if initial_size is None else initial_size
+        sizes = labeled_set_sizes(n_pool, batch_size, start, max_labeled)
+    else:
+        sizes = [int(s) for s in sizes]
+        if not sizes or sizes[0] < 1 or sizes[-1] > n_pool or any(
+            b <= a for a, b in zip(sizes, sizes[1:], strict=False)
+        ):
+            raise ValueError(f"sizes must increase from >= 1 to at most the pool ({n_pool}), "
+                             f"got {sizes[:3]} ... {sizes[-3:]}")
+        start = sizes[0]
+    if eval_sizes is None:
+        return sizes, start, set(sizes)
+    wanted = {int(s) for s in eval_sizes}
+    off = sorted(wanted - set(sizes))
+    if off:
+        raise ValueError(
+            f"eval_sizes {off} are not labeled-set sizes of this curve (initial "
+            f"{start}, batches of {batch_size}, end {sizes[-1]}): choose among "
+            f"{sizes[:5]} ... {sizes[-3:]}"
+        )
+    return sizes, start, wanted
+
+
+def _fit_initial_set(learner: ActiveLearner, X_pool, y_pool, y_test, oracle: np.ndarray,
+                     start: int, seed: np.random.SeedSequence) -> None:
+    """Fit ``learner`` on the fold's random initial labeled set (the rest of the pool
+    unlabeled), with every class of the dataset declared, so all systems share the class
+    list and the examples they start from."""
+    n_pool = len(oracle)
+    initial = initial_labeled_set(n_pool, start, seed)
+    partial = np.full(n_pool, None, dtype=object)
+    partial[initial] = oracle[initial]
+    if isinstance(y_pool, pd.Series) and isinstance(y_pool.dtype, pd.CategoricalDtype):
+        classes = np.asarray(y_pool.cat.categories)
+    else:  # the class list a dataset header would declare
+        classes = np.asarray(sorted(set(oracle.tolist()) | set(np.asarray(y_test, dtype=object).tolist())))
+    learner.fit(X_pool, partial, classes=classes)
+
+
+def _point_values(learner: ActiveLearner, X_eval, truth: np.ndarray, oracle: np.ndarray,
+                  metrics: Sequence[str]) -> dict[str, float]:
+    """One curve point: the current predictor's test-fold accuracy (always) and the other
+    requested :data:`CURVE_METRICS`, with AULC's priors from the labeled set or the fold."""
+    proba = learner.predict_proba_encoded(X_eval)
+    values = {"accuracy": 100.0 * float(np.mean(np.argmax(proba, axis=1) == truth))}
+    if "mse" in metrics:
+        values["mse"] = multiclass_mse(proba, truth)
+    if "aulc" in metrics:
+        labeled = _label_codes(oracle[learner.labeled_indices_], learner.classes_)
+        priors = np.bincount(labeled, minlength=len(learner.classes_)) / len(labeled)
+        values["aulc"] = area_under_lift_chart(proba, truth, priors)
+    if "aulc_fold" in metrics:
+        fold = _label_codes(oracle, learner.classes_)
+        values["aulc_fold"] = area_under_lift_chart(
+            proba, truth, np.bincount(fold, minlength=len(learner.classes_)) / len(fold))
+    return values
+
+
+def _fit_seconds(learner: ActiveLearner) -> dict[int, float]:
+    """Seconds spent fitting per labeled-set size (a size's fits may be several log
+    entries: the committee and a separate predictor), from the learner's fit log."""
+    seconds: dict[int, float] = {}
+    for entry in learner.fit_log_:
+        seconds[entry["n_labeled"]] = seconds.get(entry["n_labeled"], 0.0) + entry["seconds"]
+    return seconds
+
+
 def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLearner,
                           params: Mapping[str, Any] | None = None, *, batch_size: int = 1,
                           initial_size: int | None = None, max_labeled: int | None = None,
@@ -178,59 +283,12 @@ def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLe
     and the predictor when it is a separate model); scoring the pool is not included.
     ``ensemble_size`` counts the predictor's members.
     """
-    if isinstance(system, ActiveLearner):
-        if params is not None:
-            raise ValueError("params apply to a system name; configure the ActiveLearner itself")
-        learner = copy.copy(system)
-        learner.batch_size = _positive_int(batch_size, "batch_size")
-        learner.random_state = curve_seed(seed, "learner")
-    elif isinstance(system, str):
-        learner = make_system(system, params, batch_size=batch_size,
-                              random_state=curve_seed(seed, "learner"))
-    else:
-        raise TypeError(f"system must be a system name or an ActiveLearner, got {system!r}")
-
-    n_pool = len(y_pool)
-    if len(X_pool) != n_pool:
-        raise ValueError(f"X_pool has {len(X_pool)} rows but y_pool {n_pool} labels")
-    if len(X_test) != len(y_test) or len(y_test) == 0:
-        raise ValueError(f"X_test ({len(X_test)} rows) and y_test ({len(y_test)} labels) must "
-                         "match and be non-empty")
-    unknown = sorted(set(metrics) - set(CURVE_METRICS))
-    if unknown or not metrics:
-        raise ValueError(f"metrics must be among {CURVE_METRICS}, got {list(metrics)}")
-    if sizes is None:
-        start = batch_size if initial_size is None else initial_size
-        sizes = labeled_set_sizes(n_pool, batch_size, start, max_labeled)
-    else:
-        sizes = [int(s) for s in sizes]
-        if not sizes or sizes[0] < 1 or sizes[-1] > n_pool or any(
-            b <= a for a, b in zip(sizes, sizes[1:], strict=False)
-        ):
-            raise ValueError(f"sizes must increase from >= 1 to at most the pool ({n_pool}), "
-                             f"got {sizes[:3]} ... {sizes[-3:]}")
-        start = sizes[0]
-    if eval_sizes is None:
-        wanted = set(sizes)
-    else:
-        wanted = {int(s) for s in eval_sizes}
-        off = sorted(wanted - set(sizes))
-        if off:
-            raise ValueError(
-                f"eval_sizes {off} are not labeled-set sizes of this curve (initial "
-                f"{start}, batches of {batch_size}, end {sizes[-1]}): choose among "
-                f"{sizes[:5]} ... {sizes[-3:]}"
-            )
-
+    learner = _curve_learner(system, params, batch_size, seed)
+    n_pool = _check_fold(X_pool, y_pool, X_test, y_test, metrics)
+    sizes, start, wanted = _curve_schedule(n_pool, batch_size, initial_size, max_labeled,
+                                           eval_sizes, sizes)
     oracle = np.asarray(y_pool, dtype=object)
-    initial = initial_labeled_set(n_pool, start, seed)
-    partial = np.full(n_pool, None, dtype=object)
-    partial[initial] = oracle[initial]
-    if isinstance(y_pool, pd.Series) and isinstance(y_pool.dtype, pd.CategoricalDtype):
-        classes = np.asarray(y_pool.cat.categories)
-    else:  # the class list a dataset header would declare
-        classes = np.asarray(sorted(set(oracle.tolist()) | set(np.asarray(y_test, dtype=object).tolist())))
-    learner.fit(X_pool, partial, classes=classes)
+    _fit_initial_set(learner, X_pool, y_pool, y_test, oracle, start, seed)
 
     X_eval = learner.encode(X_test)
     truth = _label_codes(y_test, learner.classes_)
@@ -240,26 +298,13 @@ def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLe
     while True:
         n = learner.n_labeled_
         if n in wanted:
-            proba = learner.predict_proba_encoded(X_eval)
-            values = {"accuracy": 100.0 * float(np.mean(np.argmax(proba, axis=1) == truth))}
-            if "mse" in metrics:
-                values["mse"] = multiclass_mse(proba, truth)
-            if "aulc" in metrics:
-                labeled = _label_codes(oracle[learner.labeled_indices_], learner.classes_)
-                priors = np.bincount(labeled, minlength=len(learner.classes_)) / len(labeled)
-                values["aulc"] = area_under_lift_chart(proba, truth, priors)
-            if "aulc_fold" in metrics:
-                fold = _label_codes(oracle, learner.classes_)
-                values["aulc_fold"] = area_under_lift_chart(
-                    proba, truth, np.bincount(fold, minlength=len(learner.classes_)) / len(fold))
-            points.append((n, values, learner.ensemble_size_))
+            points.append((n, _point_values(learner, X_eval, truth, oracle, metrics),
+                           learner.ensemble_size_))
         if n >= end:
             break
         batch = learner.query(next(steps) - n)
         learner.teach(batch, oracle[batch])
 
-    seconds: dict[int, float] = {}
-    for entry in learner.fit_log_:
-        seconds[entry["n_labeled"]] = seconds.get(entry["n_labeled"], 0.0) + entry["seconds"]
+    seconds = _fit_seconds(learner)
     return [{"n_labeled": n, **{m: values[m] for m in metrics}, "fit_seconds": seconds.get(n, 0.0),
              "ensemble_size": int(size)} for n, values, size in points]
