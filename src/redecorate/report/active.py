@@ -639,16 +639,9 @@ def _wdl(outcomes: pd.Series) -> str:
     return f"{int((o > 0).sum())}/{int((o == 0).sum())}/{int((o < 0).sum())}"
 
 
-def write_probability_report(records: pd.DataFrame, out: ReportOutputs,
-                             settings: ReportSettings) -> ReplicationReport:
-    """Chapter 7: Tables 7.1–7.4 layouts of ``report.comparisons``, learning curves of MSE,
-    reproduced vs published (the ``active`` kind's ``probability`` report)."""
-    comparisons = list(settings.report["comparisons"])
-    datasets = _ran(records, settings)
-    records, aulc = aulc_reading(records)
-    cells = probability_comparisons(records, comparisons, datasets)
-    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
-    cells.to_csv(tables_dir / "probability_comparisons.csv", index=False, lineterminator="\n")
+def _probability_tables(cells: pd.DataFrame) -> list[str]:
+    """The lines of ``probability_tables.md``: per table (7.1–7.4) its comparisons' cells per
+    dataset, bold where significant, and the w/d/l of significant results."""
     text = []
     for table, group in cells.groupby("table", sort=False):
         names = list(dict.fromkeys(group["comparison"]))
@@ -667,18 +660,15 @@ def write_probability_report(records: pd.DataFrame, out: ReportOutputs,
                      *(_wdl(group[group["comparison"] == n]["aulc_increase_outcome"]) for n in names)])  # fmt: skip
         text += [f"# Table {table} layout", "", "Bold: significant (paired t-test over runs × folds, "
                  "p < 0.05); w/d/l counts significant results only.", "", markdown_table(header, body), ""]  # fmt: skip
-    (tables_dir / "probability_tables.md").write_text("\n".join(text), encoding="utf-8")
-    systems = list(dict.fromkeys([s for c in comparisons for s in (str(c["a"]), str(c["b"]))]))
-    for dataset in datasets:
-        learning_curves(records, figures_dir / f"mse_curve_{dataset}", dataset=dataset,
-                        algorithms=systems, metric="mse", experiment=settings.experiment,
-                        xlabel="Number of labeled examples")  # fmt: skip
+    return text
 
-    published = _published(list(settings.published))
-    tables = {str(c.get("table", "")) for c in comparisons}
-    pub = published[published["table"].isin(tables)]
+
+def _probability_replication(cells: pd.DataFrame, pub: pd.DataFrame,
+                             settings: ReportSettings) -> pd.DataFrame:
+    """Reproduced vs published, one row per published per-dataset cell (``pub``): the value
+    with its interval and status, the known disagreements marked."""
     rows = []
-    for _, p in pub[pub["dataset"].notna()].iterrows():
+    for _, p in pub.iterrows():
         mine = cells[(cells["table"] == p["table"]) & (cells["comparison"] == p["comparison"])
                      & (cells["dataset"] == p["dataset"])]  # fmt: skip
         name = p["statistic"]
@@ -692,30 +682,82 @@ def write_probability_report(records: pd.DataFrame, out: ReportOutputs,
     replication = pd.DataFrame(rows, columns=["table", "comparison", "dataset", "statistic",
                                               "published", "reproduced", "low", "high", "status"])  # fmt: skip
     replication.insert(6, "difference", replication["reproduced"] - replication["published"])
-    replication = with_known_disagreements(replication, known_disagreements_for(list(settings.published)),
-                                          system="comparison")
+    return with_known_disagreements(replication, known_disagreements_for(list(settings.published)),
+                                    system="comparison")
+
+
+def _probability_conclusions(cells: pd.DataFrame, wdl: pd.DataFrame,
+                             replication: pd.DataFrame) -> pd.DataFrame:
+    """Per published w/d/l row (``wdl``: table × comparison × metric): the reproduced w/d/l,
+    the sign agreement of the shared cells, and whether the W > L side holds."""
     conclusions = []
-    for (table, comparison, metric), w in pub[pub["dataset"].isna()].groupby(
-            ["table", "comparison", "metric"], sort=False):
-        wdl = w.set_index("statistic")["value"].astype(int)
+    for (table, comparison, metric), w in wdl.groupby(["table", "comparison", "metric"], sort=False):
+        counts = w.set_index("statistic")["value"].astype(int)
         name = PROBABILITY_MEASURES[metric][0]
         mine = cells[(cells["table"] == table) & (cells["comparison"] == comparison)]
         ours = mine[f"{name}_outcome"].dropna()
         shared = replication[(replication["table"] == table) & (replication["comparison"] == comparison)
                              & (replication["statistic"] == name) & replication["status"].isin(REPRODUCED)]  # fmt: skip
         agree, trivial, _ = sign_agreement(shared["reproduced"], shared["published"])
-        pub_side = int(np.sign(wdl.get("sig_w", 0) - wdl.get("sig_l", 0)))
+        pub_side = int(np.sign(counts.get("sig_w", 0) - counts.get("sig_l", 0)))
         our_side = int(np.sign((ours > 0).sum() - (ours < 0).sum())) if len(ours) else None
         conclusions.append({"table": table, "comparison": comparison, "metric": metric,
-                            "published_wdl": f"{wdl.get('sig_w', 0)}/{wdl.get('sig_d', 0)}/{wdl.get('sig_l', 0)}",
+                            "published_wdl": f"{counts.get('sig_w', 0)}/{counts.get('sig_d', 0)}/{counts.get('sig_l', 0)}",
                             "reproduced_wdl": _wdl(ours) if len(ours) else "",
                             "sign_agreement": agree, "trivial_agreement": trivial,
                             "holds": pd.NA if our_side is None else our_side == pub_side,
                             # "A is better than B" predicts W > L: it holds where the thesis has W > L
                             "trivial_holds": pd.NA if our_side is None else pub_side == 1})  # fmt: skip
-    conclusions = pd.DataFrame(conclusions, columns=["table", "comparison", "metric", "published_wdl",
-                                                     "reproduced_wdl", "sign_agreement",
-                                                     "trivial_agreement", "holds", "trivial_holds"])  # fmt: skip
+    return pd.DataFrame(conclusions, columns=["table", "comparison", "metric", "published_wdl",
+                                              "reproduced_wdl", "sign_agreement",
+                                              "trivial_agreement", "holds", "trivial_holds"])  # fmt: skip
+
+
+def _probability_conclusion_lines(conclusions: pd.DataFrame, comparable: bool) -> list[str]:
+    """The replication report's conclusions section: how many W > L sides hold (only when
+    comparable) and the table of published vs reproduced w/d/l."""
+    counts = []
+    if comparable:
+        prediction = '"A is better than B"'
+        counts = [f"All tables: {held_sentence(conclusions['holds'], conclusions['trivial_holds'], 'W > L sides', prediction)}."]
+        counts += [f"Table {t}: {held_sentence(g['holds'], g['trivial_holds'], 'W > L sides', prediction)}."
+                   for t, g in conclusions.groupby("table", sort=False)]  # fmt: skip
+        counts = [" ".join(counts), ""]
+    return ["## Conclusions (w/d/l of significant results)", "", *counts,
+            "*sign agreement*: share of datasets whose value has the published sign; *trivial*: "
+            "what always predicting an improvement would score.", "",
+            markdown_table(["Table", "A vs B", "Metric", "W/D/L pub.", "W/D/L rep.", "Sign agreement",
+                            "Trivial", "W > L side holds"],
+                           [[r["table"], r["comparison"], r["metric"], r["published_wdl"],
+                             r["reproduced_wdl"], _fmt(r["sign_agreement"]), _fmt(r["trivial_agreement"]),
+                             "not comparable" if not comparable else
+                             ("" if r["holds"] is pd.NA else str(r["holds"]))]
+                            for _, r in conclusions.iterrows()]), ""]  # fmt: skip
+
+
+def write_probability_report(records: pd.DataFrame, out: ReportOutputs,
+                             settings: ReportSettings) -> ReplicationReport:
+    """Chapter 7: Tables 7.1–7.4 layouts of ``report.comparisons``, learning curves of MSE,
+    reproduced vs published (the ``active`` kind's ``probability`` report)."""
+    comparisons = list(settings.report["comparisons"])
+    datasets = _ran(records, settings)
+    records, aulc = aulc_reading(records)
+    cells = probability_comparisons(records, comparisons, datasets)
+    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
+    cells.to_csv(tables_dir / "probability_comparisons.csv", index=False, lineterminator="\n")
+    text = _probability_tables(cells)
+    (tables_dir / "probability_tables.md").write_text("\n".join(text), encoding="utf-8")
+    systems = list(dict.fromkeys([s for c in comparisons for s in (str(c["a"]), str(c["b"]))]))
+    for dataset in datasets:
+        learning_curves(records, figures_dir / f"mse_curve_{dataset}", dataset=dataset,
+                        algorithms=systems, metric="mse", experiment=settings.experiment,
+                        xlabel="Number of labeled examples")  # fmt: skip
+
+    published = _published(list(settings.published))
+    tables = {str(c.get("table", "")) for c in comparisons}
+    pub = published[published["table"].isin(tables)]
+    replication = _probability_replication(cells, pub[pub["dataset"].notna()], settings)
+    conclusions = _probability_conclusions(cells, pub[pub["dataset"].isna()], replication)
     if len(replication):
         comparable, why = _comparable(settings, replication)
     elif len(conclusions):
@@ -731,23 +773,7 @@ def write_probability_report(records: pd.DataFrame, out: ReportOutputs,
                 "the chapter's files now record).") + "", ""]  # fmt: skip
     lines += comparability_lines(comparable, why)
     if len(conclusions):
-        counts = []
-        if comparable:
-            prediction = '"A is better than B"'
-            counts = [f"All tables: {held_sentence(conclusions['holds'], conclusions['trivial_holds'], 'W > L sides', prediction)}."]
-            counts += [f"Table {t}: {held_sentence(g['holds'], g['trivial_holds'], 'W > L sides', prediction)}."
-                       for t, g in conclusions.groupby("table", sort=False)]  # fmt: skip
-            counts = [" ".join(counts), ""]
-        lines += ["## Conclusions (w/d/l of significant results)", "", *counts,
-                  "*sign agreement*: share of datasets whose value has the published sign; *trivial*: "
-                  "what always predicting an improvement would score.", "",
-                  markdown_table(["Table", "A vs B", "Metric", "W/D/L pub.", "W/D/L rep.", "Sign agreement",
-                                  "Trivial", "W > L side holds"],
-                                 [[r["table"], r["comparison"], r["metric"], r["published_wdl"],
-                                   r["reproduced_wdl"], _fmt(r["sign_agreement"]), _fmt(r["trivial_agreement"]),
-                                   "not comparable" if not comparable else
-                                   ("" if r["holds"] is pd.NA else str(r["holds"]))]
-                                  for _, r in conclusions.iterrows()]), ""]  # fmt: skip
+        lines += _probability_conclusion_lines(conclusions, comparable)
     done = replication[replication["status"].isin(REPRODUCED)]
     lines += agreement_lines(replication, by=("table", "comparison", "statistic"),
                              signed=PROBABILITY_STATISTICS)
@@ -758,17 +784,10 @@ def write_probability_report(records: pd.DataFrame, out: ReportOutputs,
     return ReplicationReport("\n".join(lines), replication, conclusions, comparable)
 
 
-def write_reduction_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings, *,
-                           xlabel: str) -> ReplicationReport:
-    """Tables 8.2/8.3 layouts: % error reduction of A over B (all points; top 20 %).
-
-    One table per ``report.comparisons`` entry ``{a, b, table}``; cells as in Table 6.2/6.4
-    (:func:`active_summary`), bold where significant; reproduced vs published, with the
-    published rows whose data are not public listed as such rather than as failures.
-    """
-    comparisons = list(settings.report.get("comparisons", []))
-    datasets = _ran(records, settings)
-    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
+def _reduction_cells(records: pd.DataFrame, comparisons: Sequence[Mapping[str, Any]],
+                     datasets: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+    """Per comparison ``{a, b, table}`` that ran: A's reductions over B per dataset with
+    their 95 % intervals (``error_reductions.csv``), and the lines of its table layout."""
     frames, text = [], []
     ran = set(records["algorithm"])
     for entry in comparisons:
@@ -791,19 +810,13 @@ def write_reduction_report(records: pd.DataFrame, out: ReportOutputs, settings: 
                  "Bold: significant (paired t-test over runs × folds, p < 0.05).", "",
                  markdown_table(["Dataset", "% Error reduction", "Top-20 % error reduction"], body), ""]  # fmt: skip
     cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    cells.to_csv(tables_dir / "error_reductions.csv", index=False, lineterminator="\n")
-    (tables_dir / "reduction_tables.md").write_text("\n".join(text), encoding="utf-8")
-    systems = list(dict.fromkeys(s for c in comparisons for s in (str(c["a"]), str(c["b"]))))
-    for dataset in datasets:
-        learning_curves(records, figures_dir / f"curve_{dataset}", dataset=dataset,
-                        algorithms=systems, experiment=settings.experiment, xlabel=xlabel)
+    return cells, text
 
-    published = _published(list(settings.published))
-    tables = {str(c.get("table", "")) for c in comparisons}
-    pub = published[published["table"].isin(tables) & published["dataset"].notna()]
-    note = pub["note"] if "note" in pub.columns else pd.Series("", index=pub.index)
-    private = pub[note.fillna("").str.contains("not public")]
-    pub = pub[~pub.index.isin(private.index)]
+
+def _reduction_replication(cells: pd.DataFrame, pub: pd.DataFrame,
+                           settings: ReportSettings) -> pd.DataFrame:
+    """Reproduced vs published, one row per public published cell (``pub``): a significance
+    flag agrees only when equal, a reduction when inside its interval."""
     rows = []
     for _, p in pub.iterrows():
         match = cells[(cells["table"] == p["table"]) & (cells["dataset"] == p["dataset"])] if len(cells) else cells
@@ -819,8 +832,12 @@ def write_reduction_report(records: pd.DataFrame, out: ReportOutputs, settings: 
     replication = pd.DataFrame(rows, columns=["table", "dataset", "statistic", "published", "reproduced",
                                               "low", "high", "status"])  # fmt: skip
     replication.insert(5, "difference", replication["reproduced"] - replication["published"])
-    replication = with_known_disagreements(replication, known_disagreements_for(list(settings.published)))
-    comparable, why = _comparable(settings, replication) if len(replication) else (False, "no published values")
+    return with_known_disagreements(replication, known_disagreements_for(list(settings.published)))
+
+
+def _reduction_conclusions(replication: pd.DataFrame, tables: set[str]) -> pd.DataFrame:
+    """Per table: do the reductions have the published signs, and are the published
+    significant ones significant again (on the reproduced cells)?"""
     conclusions = []
     for table in sorted(tables):
         shared = replication[(replication["table"] == table) & replication["status"].isin(REPRODUCED)]
@@ -840,8 +857,38 @@ def write_reduction_report(records: pd.DataFrame, out: ReportOutputs, settings: 
                                 "agreement": float((sig["published"] == sig["reproduced"]).mean()),
                                 "trivial_agreement": float((sig["published"] == 1).mean()),
                                 "holds": bool((sig["reproduced"] == sig["published"]).all())})  # fmt: skip
-    conclusions = pd.DataFrame(conclusions, columns=["table", "claim", "published", "reproduced",
-                                                     "agreement", "trivial_agreement", "holds"])  # fmt: skip
+    return pd.DataFrame(conclusions, columns=["table", "claim", "published", "reproduced",
+                                              "agreement", "trivial_agreement", "holds"])  # fmt: skip
+
+
+def write_reduction_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings, *,
+                           xlabel: str) -> ReplicationReport:
+    """Tables 8.2/8.3 layouts: % error reduction of A over B (all points; top 20 %).
+
+    One table per ``report.comparisons`` entry ``{a, b, table}``; cells as in Table 6.2/6.4
+    (:func:`active_summary`), bold where significant; reproduced vs published, with the
+    published rows whose data are not public listed as such rather than as failures.
+    """
+    comparisons = list(settings.report.get("comparisons", []))
+    datasets = _ran(records, settings)
+    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
+    cells, text = _reduction_cells(records, comparisons, datasets)
+    cells.to_csv(tables_dir / "error_reductions.csv", index=False, lineterminator="\n")
+    (tables_dir / "reduction_tables.md").write_text("\n".join(text), encoding="utf-8")
+    systems = list(dict.fromkeys(s for c in comparisons for s in (str(c["a"]), str(c["b"]))))
+    for dataset in datasets:
+        learning_curves(records, figures_dir / f"curve_{dataset}", dataset=dataset,
+                        algorithms=systems, experiment=settings.experiment, xlabel=xlabel)
+
+    published = _published(list(settings.published))
+    tables = {str(c.get("table", "")) for c in comparisons}
+    pub = published[published["table"].isin(tables) & published["dataset"].notna()]
+    note = pub["note"] if "note" in pub.columns else pd.Series("", index=pub.index)
+    private = pub[note.fillna("").str.contains("not public")]
+    pub = pub[~pub.index.isin(private.index)]
+    replication = _reduction_replication(cells, pub, settings)
+    comparable, why = _comparable(settings, replication) if len(replication) else (False, "no published values")
+    conclusions = _reduction_conclusions(replication, tables)
     lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV.", ""]  # fmt: skip
