@@ -298,6 +298,106 @@ def _cell(w: float, l: float) -> str:  # noqa: E741 - the thesis's W and L
     return "–" if pd.isna(w) else f"{int(w)}-{int(l)}"
 
 
+def _win_loss_counts(
+    records: pd.DataFrame, baseline: str, others: Sequence[str], alpha: float, experiment: str
+) -> tuple[list[pd.DataFrame], pd.DataFrame]:
+    """Per comparison: its per-(dataset, point) tests, and per point the Sig. W/D/L over the
+    datasets where both systems ran (None when none did, so the cell reads "not run")."""
+    per_dataset, summary = [], []
+    for other in others:
+        cells = win_loss_cells(records, baseline, other, alpha=alpha, experiment=experiment)
+        cells.insert(0, "comparison", f"{baseline}_vs_{other}")
+        per_dataset.append(cells)
+        for point, group in cells.groupby("point", sort=True):
+            run = group[group["n_pairs"] > 0]  # datasets where both systems were run
+            wins, losses = int((run["sig"] > 0).sum()), int((run["sig"] < 0).sum())
+            counts = (wins, len(run) - wins - losses, losses) if len(run) else (None,) * 3
+            summary.append({
+                "comparison": f"{baseline}_vs_{other}", "point": point, "n_datasets": len(run),
+                "sig_w": counts[0], "sig_d": counts[1], "sig_l": counts[2],
+            })  # fmt: skip
+    return per_dataset, pd.DataFrame(summary)
+
+
+def _win_loss_table(summary: pd.DataFrame, published: pd.DataFrame, baseline: str,
+                    others: Sequence[str]) -> pd.DataFrame:
+    """The reproduced counts beside the published ones, one row per (comparison, point),
+    with whether the W > L conclusion holds and a status (``ok``, ``not published``, ``not
+    run``), in the options' comparison order."""
+    pub = published.rename(columns={"sig_w": "published_sig_w", "sig_l": "published_sig_l"})[
+        ["comparison", "point", "published_sig_w", "published_sig_l"]
+    ]
+    summary["point"] = summary["point"].astype(float)
+    table = summary.merge(pub, on=["comparison", "point"], how="outer")
+    table = table[table["comparison"].isin([f"{baseline}_vs_{o}" for o in others])]
+    reproduced_sign = np.sign(table["sig_w"] - table["sig_l"])
+    published_sign = np.sign(table["published_sig_w"] - table["published_sig_l"])
+    table["holds"] = (reproduced_sign == published_sign).where(
+        table["sig_w"].notna() & table["published_sig_w"].notna()
+    )
+    table["status"] = np.select(
+        [table["published_sig_w"].isna(), table["sig_w"].isna()],
+        ["not published", "not run"],
+        "ok",
+    )
+    order = {f"{baseline}_vs_{o}": i for i, o in enumerate(others)}
+    table = table.sort_values(
+        ["comparison", "point"], key=lambda c: c.map(order) if c.name == "comparison" else c
+    )
+    table = table.reset_index(drop=True)
+    int_cols = ["n_datasets", "sig_w", "sig_d", "sig_l", "published_sig_w", "published_sig_l"]
+    table[int_cols] = table[int_cols].astype("Int64")
+    table["point"] = table["point"].map(lambda p: int(p) if float(p).is_integer() else p)
+    return table
+
+
+def _win_loss_wide(table: pd.DataFrame, points: Sequence[Any],
+                   title: Mapping[str, str]) -> pd.DataFrame:
+    """Table 4.7 as printed: per comparison a reproduced and a published row of "W-L"
+    cells, one column per point."""
+    wide_rows = []
+    for comparison, rows in table.groupby("comparison", sort=False):
+        by_point = rows.set_index("point")
+        for source, w, l in (("reproduced", "sig_w", "sig_l"),  # noqa: E741
+                             ("published", "published_sig_w", "published_sig_l")):
+            cells = [_cell(by_point[w].get(p, pd.NA), by_point[l].get(p, pd.NA)) for p in points]
+            wide_rows.append([title[comparison], source, *cells])
+    return pd.DataFrame(wide_rows, columns=["comparison", "source", *map(str, points)])
+
+
+def _win_loss_markdown(table: pd.DataFrame, points: Sequence[Any], title: Mapping[str, str], *,
+                       baseline: str, alpha: float, experiment: str, published_name: str) -> str:
+    """``diversity_win_loss.md``: the reproduced and published tables, how many published
+    cells' conclusions hold, and the draws the thesis's cells do not have."""
+    compared = table[table["status"] == "ok"]
+    n_published = int(table["published_sig_w"].notna().sum())
+    n_hold = int(compared["holds"].fillna(False).astype(bool).sum())
+    header = ["", *(str(p) for p in points)]
+    reproduced_md = [[title[c], *(_cell(r["sig_w"], r["sig_l"]) for _, r in rows.iterrows())]
+                     for c, rows in table.groupby("comparison", sort=False)]  # fmt: skip
+    published_md = [[title[c], *(_cell(r["published_sig_w"], r["published_sig_l"])
+                                 for _, r in rows.iterrows())]
+                     for c, rows in table.groupby("comparison", sort=False)]  # fmt: skip
+    draws = [f"{title[c]} at {r['point']}: {r['sig_d']}" for _, r in table.iterrows()
+             for c in [r["comparison"]] if pd.notna(r["sig_d"]) and r["sig_d"] > 0]  # fmt: skip
+    n_datasets = sorted({int(n) for n in table["n_datasets"].dropna()})
+    return (
+        "### Table 4.7: Comparing ensemble diversity: Win-loss records (reproduced)\n\n"
+        f"Number of training examples; cell W-L = datasets where {display_name(baseline)}'s "
+        f"diversity (Eq. 3.2, test fold) is significantly higher / lower (paired t-test over "
+        f"the folds, p < {alpha:g}), of {', '.join(map(str, n_datasets)) or 0} datasets. "
+        f"Experiment `{experiment}`.\n\n"
+        + markdown_table(header, reproduced_md)
+        + f"\n**Published** (`{published_name}`):\n\n"
+        + markdown_table(header, published_md)
+        + f"\n**{n_hold} of {n_published} published cells' conclusion (W > L) hold** in the "
+        f"reproduction ({len(compared)} compared; a cell holds when the reproduced W − L has "
+        "the published sign).\n"
+        + ("\nDraws (no significant difference): " + "; ".join(draws) + ".\n" if draws
+           else "\nNo draws (as in the thesis).\n")
+    )
+
+
 def diversity_win_loss(
     records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: ReportSettings
 ) -> list[Path]:
@@ -321,55 +421,10 @@ def diversity_win_loss(
     path = _published_path(settings, options, PUBLISHED_TABLE_4_7_FILE)
     published = published_win_loss(path, "diversity")
 
-    per_dataset, summary = [], []
-    for other in others:
-        cells = win_loss_cells(records, baseline, other, alpha=alpha, experiment=experiment)
-        cells.insert(0, "comparison", f"{baseline}_vs_{other}")
-        per_dataset.append(cells)
-        for point, group in cells.groupby("point", sort=True):
-            run = group[group["n_pairs"] > 0]  # datasets where both systems were run
-            wins, losses = int((run["sig"] > 0).sum()), int((run["sig"] < 0).sum())
-            counts = (wins, len(run) - wins - losses, losses) if len(run) else (None,) * 3
-            summary.append({
-                "comparison": f"{baseline}_vs_{other}", "point": point, "n_datasets": len(run),
-                "sig_w": counts[0], "sig_d": counts[1], "sig_l": counts[2],
-            })  # fmt: skip
-    summary_frame = pd.DataFrame(summary)
-    pub = published.rename(columns={"sig_w": "published_sig_w", "sig_l": "published_sig_l"})[
-        ["comparison", "point", "published_sig_w", "published_sig_l"]
-    ]
-    summary_frame["point"] = summary_frame["point"].astype(float)
-    table = summary_frame.merge(pub, on=["comparison", "point"], how="outer")
-    table = table[table["comparison"].isin([f"{baseline}_vs_{o}" for o in others])]
-    reproduced_sign = np.sign(table["sig_w"] - table["sig_l"])
-    published_sign = np.sign(table["published_sig_w"] - table["published_sig_l"])
-    table["holds"] = (reproduced_sign == published_sign).where(
-        table["sig_w"].notna() & table["published_sig_w"].notna()
-    )
-    table["status"] = np.select(
-        [table["published_sig_w"].isna(), table["sig_w"].isna()],
-        ["not published", "not run"],
-        "ok",
-    )
-    order = {f"{baseline}_vs_{o}": i for i, o in enumerate(others)}
-    table = table.sort_values(
-        ["comparison", "point"], key=lambda c: c.map(order) if c.name == "comparison" else c
-    )
-    table = table.reset_index(drop=True)
-    int_cols = ["n_datasets", "sig_w", "sig_d", "sig_l", "published_sig_w", "published_sig_l"]
-    table[int_cols] = table[int_cols].astype("Int64")
-    table["point"] = table["point"].map(lambda p: int(p) if float(p).is_integer() else p)
-
+    per_dataset, summary = _win_loss_counts(records, baseline, others, alpha, experiment)
+    table = _win_loss_table(summary, published, baseline, others)
     points = list(dict.fromkeys(table["point"]))
     title = {f"{baseline}_vs_{o}": f"{display_name(baseline)} vs {display_name(o)}" for o in others}
-    wide_rows = []
-    for comparison, rows in table.groupby("comparison", sort=False):
-        by_point = rows.set_index("point")
-        for source, w, l in (("reproduced", "sig_w", "sig_l"),  # noqa: E741
-                             ("published", "published_sig_w", "published_sig_l")):
-            cells = [_cell(by_point[w].get(p, pd.NA), by_point[l].get(p, pd.NA)) for p in points]
-            wide_rows.append([title[comparison], source, *cells])
-    wide = pd.DataFrame(wide_rows, columns=["comparison", "source", *map(str, points)])
 
     tables_dir = Path(tables_dir)
     tables_dir.mkdir(parents=True, exist_ok=True)
@@ -379,36 +434,10 @@ def diversity_win_loss(
         tables_dir / "diversity_win_loss_datasets.csv",
         tables_dir / "diversity_win_loss.md",
     ]
-    wide.to_csv(paths[0], index=False, lineterminator="\n")
+    _win_loss_wide(table, points, title).to_csv(paths[0], index=False, lineterminator="\n")
     table.to_csv(paths[1], index=False, lineterminator="\n")
     pd.concat(per_dataset, ignore_index=True).to_csv(paths[2], index=False, lineterminator="\n")
-
-    compared = table[table["status"] == "ok"]
-    n_published = int(table["published_sig_w"].notna().sum())
-    n_hold = int(compared["holds"].fillna(False).astype(bool).sum())
-    header = ["", *(str(p) for p in points)]
-    reproduced_md = [[title[c], *(_cell(r["sig_w"], r["sig_l"]) for _, r in rows.iterrows())]
-                     for c, rows in table.groupby("comparison", sort=False)]  # fmt: skip
-    published_md = [[title[c], *(_cell(r["published_sig_w"], r["published_sig_l"])
-                                 for _, r in rows.iterrows())]
-                     for c, rows in table.groupby("comparison", sort=False)]  # fmt: skip
-    draws = [f"{title[c]} at {r['point']}: {r['sig_d']}" for _, r in table.iterrows()
-             for c in [r["comparison"]] if pd.notna(r["sig_d"]) and r["sig_d"] > 0]  # fmt: skip
-    n_datasets = sorted({int(n) for n in table["n_datasets"].dropna()})
-    text = (
-        "### Table 4.7: Comparing ensemble diversity: Win-loss records (reproduced)\n\n"
-        f"Number of training examples; cell W-L = datasets where {display_name(baseline)}'s "
-        f"diversity (Eq. 3.2, test fold) is significantly higher / lower (paired t-test over "
-        f"the folds, p < {alpha:g}), of {', '.join(map(str, n_datasets)) or 0} datasets. "
-        f"Experiment `{experiment}`.\n\n"
-        + markdown_table(header, reproduced_md)
-        + f"\n**Published** (`{path.name}`):\n\n"
-        + markdown_table(header, published_md)
-        + f"\n**{n_hold} of {n_published} published cells' conclusion (W > L) hold** in the "
-        f"reproduction ({len(compared)} compared; a cell holds when the reproduced W − L has "
-        "the published sign).\n"
-        + ("\nDraws (no significant difference): " + "; ".join(draws) + ".\n" if draws
-           else "\nNo draws (as in the thesis).\n")
-    )
+    text = _win_loss_markdown(table, points, title, baseline=baseline, alpha=alpha,
+                              experiment=experiment, published_name=path.name)  # fmt: skip
     paths[3].write_text(text, encoding="utf-8")
     return paths
