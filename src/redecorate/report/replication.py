@@ -223,6 +223,105 @@ def _sign(x: float) -> int:
     return int(np.sign(x))
 
 
+def _significance_by_pair(
+    records: pd.DataFrame | None,
+    published_summary: pd.DataFrame,
+    table_datasets: set[str],
+    *,
+    metric: str,
+    alpha: float,
+    experiment: str | None,
+    dataset_aliases: Mapping[str, str] | None,
+) -> dict[tuple[str, str], pd.DataFrame]:
+    """Reproduced Sig. W/D/L per point (indexed by point) of every published (baseline,
+    other) pair that both ran, over the published tables' datasets: the significance test
+    needs the per-split records, so without them there is none."""
+    sig_by_pair: dict[tuple[str, str], pd.DataFrame] = {}
+    if records is None:
+        return sig_by_pair
+    if dataset_aliases:
+        records = records.assign(dataset=records["dataset"].replace(dict(dataset_aliases)))
+    algos = set(records["algorithm"].unique())
+    pairs = published_summary[["baseline", "other"]].drop_duplicates()
+    for a, b in pairs.itertuples(index=False):
+        if a in algos and b in algos:
+            cells = compare_algorithms(
+                records, a, b, metric=metric, alpha=alpha, experiment=experiment
+            )
+            if table_datasets:
+                cells = cells[cells["dataset"].isin(table_datasets)]
+            sig_by_pair[(a, b)] = summarise_comparison(cells).set_index("point")
+    return sig_by_pair
+
+
+def _conclusion_row(
+    pub: pd.Series,
+    wide_mine: pd.DataFrame,
+    wide_pub: pd.DataFrame,
+    table_datasets: set[str],
+    sig_by_pair: Mapping[tuple[str, str], pd.DataFrame],
+) -> dict[str, object]:
+    """One published summary row (table × point) beside its reproduction: ``not run`` when
+    no dataset has both systems at that point, else :func:`_reproduced_conclusion`."""
+    a, b, point = str(pub["baseline"]), str(pub["other"]), float(pub["point"])
+    row: dict[str, object] = {
+        "table": pub["table"],
+        "comparison": pub["comparison"],
+        "baseline": a,
+        "other": b,
+        "point": point,
+        "published_wdl": _wdl_text(pub, "wdl_"),
+        "published_sig_wdl": _wdl_text(pub, "sig_"),
+        "published_gm": float(pub["gm_ratio"]),
+        "trivial_holds": trivial_holds(pub["sig_w"], pub["sig_l"], pub["gm_ratio"]),
+        "winner_agreement": np.nan, "trivial_winner_agreement": np.nan, "winner_compared": 0,
+    }  # fmt: skip
+    both = pd.DataFrame()
+    if a in wide_mine and b in wide_mine:
+        at_point = wide_mine.index.get_level_values("point") == point
+        both = wide_mine.loc[at_point, [a, b]].droplevel("point").dropna()
+        if table_datasets:
+            both = both[both.index.isin(table_datasets)]
+    row["n_datasets"] = len(both)
+    if both.empty:
+        row.update(status=NOT_RUN, reproduced_wdl="", reproduced_sig_wdl="")
+        row.update(reproduced_gm=np.nan, published_gm_same_datasets=np.nan)
+        row.update(sig_holds=pd.NA, gm_holds=pd.NA, holds=pd.NA)
+        return row
+    _reproduced_conclusion(row, pub, (a, b, point), both, wide_pub, sig_by_pair.get((a, b)))
+    return row
+
+
+def _reproduced_conclusion(row: dict[str, object], pub: pd.Series, pair_point: tuple[str, str, float],
+                           both: pd.DataFrame, wide_pub: pd.DataFrame, sig: pd.DataFrame | None) -> None:
+    """Fill ``row``'s reproduced side from ``both`` systems' means on the shared datasets
+    (``pair_point``: A, B and the point): W/D/L, GM ratio (and the published one over the
+    same datasets), winner agreement, and whether the GM and Sig. W/D/L conclusions hold
+    (``no records`` without a significance test)."""
+    a, b, point = pair_point
+    acc_a, acc_b = both[a].to_numpy(), both[b].to_numpy()
+    row["reproduced_wdl"] = str(win_draw_loss(acc_a, acc_b))
+    gm = geometric_mean_error_ratio(error_from_accuracy(acc_a), error_from_accuracy(acc_b))
+    row["reproduced_gm"] = gm
+    row["published_gm_same_datasets"] = _published_gm(wide_pub, a, b, point, both.index)
+    if a in wide_pub and b in wide_pub:
+        at = wide_pub[wide_pub.index.get_level_values("point") == point].droplevel("point")
+        at = at.reindex(both.index)
+        agree = sign_agreement(both[a] - both[b], at[a] - at[b])
+        row.update(winner_agreement=agree.agreement, trivial_winner_agreement=agree.trivial,
+                   winner_compared=agree.compared)  # fmt: skip
+    row["gm_holds"] = _sign(gm - 1.0) == _sign(float(pub["gm_ratio"]) - 1.0)
+    if sig is not None and point in sig.index:
+        s = sig.loc[point]
+        w, d, l_ = int(s["sig_wins"]), int(s["sig_draws"]), int(s["sig_losses"])
+        row["reproduced_sig_wdl"] = f"{w}/{d}/{l_}"
+        row["sig_holds"] = _sign(w - l_) == _sign(int(pub["sig_w"]) - int(pub["sig_l"]))
+        row["holds"] = bool(row["sig_holds"]) and bool(row["gm_holds"])
+        row["status"] = "ok"
+    else:
+        row.update(reproduced_sig_wdl="", sig_holds=pd.NA, holds=pd.NA, status="no records")
+
+
 def check_conclusions(
     summary: pd.DataFrame,
     published_cells: pd.DataFrame,
@@ -260,72 +359,11 @@ def check_conclusions(
     # otherwise every reproduced dataset (Tables 4.8–4.16 print only their summary rows).
     table_datasets = set(published_cells["dataset"])
 
-    sig_by_pair: dict[tuple[str, str], pd.DataFrame] = {}
-    if records is not None:
-        if dataset_aliases:
-            records = records.assign(dataset=records["dataset"].replace(dict(dataset_aliases)))
-        algos = set(records["algorithm"].unique())
-        pairs = published_summary[["baseline", "other"]].drop_duplicates()
-        for a, b in pairs.itertuples(index=False):
-            if a in algos and b in algos:
-                cells = compare_algorithms(
-                    records, a, b, metric=metric, alpha=alpha, experiment=experiment
-                )
-                if table_datasets:
-                    cells = cells[cells["dataset"].isin(table_datasets)]
-                sig_by_pair[(a, b)] = summarise_comparison(cells).set_index("point")
-
-    rows = []
-    for _, pub in published_summary.iterrows():
-        a, b, point = str(pub["baseline"]), str(pub["other"]), float(pub["point"])
-        row: dict[str, object] = {
-            "table": pub["table"],
-            "comparison": pub["comparison"],
-            "baseline": a,
-            "other": b,
-            "point": point,
-            "published_wdl": _wdl_text(pub, "wdl_"),
-            "published_sig_wdl": _wdl_text(pub, "sig_"),
-            "published_gm": float(pub["gm_ratio"]),
-            "trivial_holds": trivial_holds(pub["sig_w"], pub["sig_l"], pub["gm_ratio"]),
-            "winner_agreement": np.nan, "trivial_winner_agreement": np.nan, "winner_compared": 0,
-        }  # fmt: skip
-        both = pd.DataFrame()
-        if a in wide_mine and b in wide_mine:
-            at_point = wide_mine.index.get_level_values("point") == point
-            both = wide_mine.loc[at_point, [a, b]].droplevel("point").dropna()
-            if table_datasets:
-                both = both[both.index.isin(table_datasets)]
-        row["n_datasets"] = len(both)
-        if both.empty:
-            row.update(status=NOT_RUN, reproduced_wdl="", reproduced_sig_wdl="")
-            row.update(reproduced_gm=np.nan, published_gm_same_datasets=np.nan)
-            row.update(sig_holds=pd.NA, gm_holds=pd.NA, holds=pd.NA)
-            rows.append(row)
-            continue
-        acc_a, acc_b = both[a].to_numpy(), both[b].to_numpy()
-        row["reproduced_wdl"] = str(win_draw_loss(acc_a, acc_b))
-        gm = geometric_mean_error_ratio(error_from_accuracy(acc_a), error_from_accuracy(acc_b))
-        row["reproduced_gm"] = gm
-        row["published_gm_same_datasets"] = _published_gm(wide_pub, a, b, point, both.index)
-        if a in wide_pub and b in wide_pub:
-            at = wide_pub[wide_pub.index.get_level_values("point") == point].droplevel("point")
-            at = at.reindex(both.index)
-            agree = sign_agreement(both[a] - both[b], at[a] - at[b])
-            row.update(winner_agreement=agree.agreement, trivial_winner_agreement=agree.trivial,
-                       winner_compared=agree.compared)  # fmt: skip
-        row["gm_holds"] = _sign(gm - 1.0) == _sign(float(pub["gm_ratio"]) - 1.0)
-        sig = sig_by_pair.get((a, b))
-        if sig is not None and point in sig.index:
-            s = sig.loc[point]
-            w, d, l_ = int(s["sig_wins"]), int(s["sig_draws"]), int(s["sig_losses"])
-            row["reproduced_sig_wdl"] = f"{w}/{d}/{l_}"
-            row["sig_holds"] = _sign(w - l_) == _sign(int(pub["sig_w"]) - int(pub["sig_l"]))
-            row["holds"] = bool(row["sig_holds"]) and bool(row["gm_holds"])
-            row["status"] = "ok"
-        else:
-            row.update(reproduced_sig_wdl="", sig_holds=pd.NA, holds=pd.NA, status="no records")
-        rows.append(row)
+    sig_by_pair = _significance_by_pair(records, published_summary, table_datasets, metric=metric,
+                                        alpha=alpha, experiment=experiment,
+                                        dataset_aliases=dataset_aliases)  # fmt: skip
+    rows = [_conclusion_row(pub, wide_mine, wide_pub, table_datasets, sig_by_pair)
+            for _, pub in published_summary.iterrows()]
     out = pd.DataFrame(rows, columns=list(CONCLUSION_COLUMNS))
     for col in ("sig_holds", "gm_holds", "holds", "trivial_holds"):
         out[col] = out[col].astype("boolean")

@@ -218,6 +218,69 @@ def _n_test_lookup(
     return {str(d): float(n_test) for d in records["dataset"].unique()}
 
 
+_CELL_COLUMNS: tuple[str, ...] = (
+    "dataset", "point", "algo_a", "algo_b", "metric", "mean_a", "mean_b", "std_a",
+    "std_b", "n_pairs", "n_train", "n_test", "t", "p_value", "sig", "winner",
+    "t_corrected", "p_corrected", "sig_corrected", "winner_corrected",
+)  # fmt: skip
+"""Columns of :func:`compare_algorithms`, in order."""
+
+
+def _cell_tests(cell: pd.DataFrame, dataset: str,
+                n_test_of: Mapping[str, float] | None) -> dict[str, object]:
+    """Means, spreads and both t-tests of one (dataset, point) over its paired splits; a cell
+    only one system has keeps that system's mean and NaN tests, so a missing run shows."""
+    paired = cell.dropna(subset=["value_a", "value_b"])
+    if paired.empty:
+        va, vb = cell["value_a"].dropna(), cell["value_b"].dropna()
+        n_train_cell = cell[["n_train_a", "n_train_b"]].stack().mean()
+        t = p = t_c = p_c = n_test_cell = np.nan
+    else:
+        va, vb = paired["value_a"], paired["value_b"]
+        n_train_cell = float(paired["n_train_a"].mean())
+        if n_test_of is None:
+            n_test_cell = float(paired["n_test_a"].mean())
+        else:
+            n_test_cell = float(n_test_of.get(dataset, np.nan))
+        t, p = paired_t_test(va, vb)
+        if np.isfinite(n_test_cell) and n_train_cell > 0:
+            t_c, p_c = corrected_resampled_t_test(va, vb, n_train_cell, n_test_cell)
+        else:
+            t_c = p_c = np.nan
+    return {
+        "mean_a": va.mean() if len(va) else np.nan,
+        "mean_b": vb.mean() if len(vb) else np.nan,
+        "std_a": va.std(ddof=1) if len(va) > 1 else np.nan,
+        "std_b": vb.std(ddof=1) if len(vb) > 1 else np.nan,
+        "n_pairs": len(paired),
+        "n_train": n_train_cell,
+        "n_test": n_test_cell,
+        "t": t,
+        "p_value": p,
+        "t_corrected": t_c,
+        "p_corrected": p_c,
+    }
+
+
+def _add_significance(cells: pd.DataFrame, algo_a: str, algo_b: str, alpha: float,
+                      higher_is_better: bool) -> None:
+    """Add ``sig``/``winner`` (plain test) and ``sig_corrected``/``winner_corrected`` to
+    ``cells`` in place: the side of a significant difference, 0 and "" for an unpaired cell."""
+    paired_mask = cells["n_pairs"] > 0
+    for suffix, p_col in (("", "p_value"), ("_corrected", "p_corrected")):
+        sign = np.zeros(len(cells), dtype=np.int64)
+        if paired_mask.any():
+            sign[paired_mask.to_numpy()] = significance_sign(
+                cells.loc[paired_mask, "mean_a"],
+                cells.loc[paired_mask, "mean_b"],
+                cells.loc[paired_mask, p_col],
+                alpha,
+                higher_is_better=higher_is_better,
+            )
+        cells[f"sig{suffix}"] = sign
+        cells[f"winner{suffix}"] = np.where(sign > 0, algo_a, np.where(sign < 0, algo_b, ""))
+
+
 def compare_algorithms(
     records: pd.DataFrame,
     algo_a: str,
@@ -262,7 +325,6 @@ def compare_algorithms(
 
     rows = []
     for (dataset, point), cell in merged.groupby(["dataset", "point"], sort=True):
-        paired = cell.dropna(subset=["value_a", "value_b"])
         row: dict[str, object] = {
             "dataset": dataset,
             "point": float(point),
@@ -270,56 +332,11 @@ def compare_algorithms(
             "algo_b": algo_b,
             "metric": metric,
         }
-        if paired.empty:
-            va, vb = cell["value_a"].dropna(), cell["value_b"].dropna()
-            n_train_cell = cell[["n_train_a", "n_train_b"]].stack().mean()
-            t = p = t_c = p_c = n_test_cell = np.nan
-        else:
-            va, vb = paired["value_a"], paired["value_b"]
-            n_train_cell = float(paired["n_train_a"].mean())
-            if n_test_of is None:
-                n_test_cell = float(paired["n_test_a"].mean())
-            else:
-                n_test_cell = float(n_test_of.get(str(dataset), np.nan))
-            t, p = paired_t_test(va, vb)
-            if np.isfinite(n_test_cell) and n_train_cell > 0:
-                t_c, p_c = corrected_resampled_t_test(va, vb, n_train_cell, n_test_cell)
-            else:
-                t_c = p_c = np.nan
-        row.update(
-            mean_a=va.mean() if len(va) else np.nan,
-            mean_b=vb.mean() if len(vb) else np.nan,
-            std_a=va.std(ddof=1) if len(va) > 1 else np.nan,
-            std_b=vb.std(ddof=1) if len(vb) > 1 else np.nan,
-            n_pairs=len(paired),
-            n_train=n_train_cell,
-            n_test=n_test_cell,
-            t=t,
-            p_value=p,
-            t_corrected=t_c,
-            p_corrected=p_c,
-        )
+        row.update(_cell_tests(cell, str(dataset), n_test_of))
         rows.append(row)
     cells = pd.DataFrame(rows)
-    paired_mask = cells["n_pairs"] > 0
-    for suffix, p_col in (("", "p_value"), ("_corrected", "p_corrected")):
-        sign = np.zeros(len(cells), dtype=np.int64)
-        if paired_mask.any():
-            sign[paired_mask.to_numpy()] = significance_sign(
-                cells.loc[paired_mask, "mean_a"],
-                cells.loc[paired_mask, "mean_b"],
-                cells.loc[paired_mask, p_col],
-                alpha,
-                higher_is_better=higher_is_better,
-            )
-        cells[f"sig{suffix}"] = sign
-        cells[f"winner{suffix}"] = np.where(sign > 0, algo_a, np.where(sign < 0, algo_b, ""))
-    columns = [
-        "dataset", "point", "algo_a", "algo_b", "metric", "mean_a", "mean_b", "std_a",
-        "std_b", "n_pairs", "n_train", "n_test", "t", "p_value", "sig", "winner",
-        "t_corrected", "p_corrected", "sig_corrected", "winner_corrected",
-    ]  # fmt: skip
-    return cells[columns]
+    _add_significance(cells, algo_a, algo_b, alpha, higher_is_better)
+    return cells[list(_CELL_COLUMNS)]
 
 
 def summarise_comparison(cells: pd.DataFrame, *, higher_is_better: bool = True) -> pd.DataFrame:
