@@ -202,25 +202,16 @@ def benchmark_times(benchmarks: Mapping[str, str | os.PathLike[str]]) -> list[di
     return rows
 
 
-def build_provenance(
-    *,
-    experiment: str,
-    repo: str | os.PathLike[str],
-    config: Mapping[str, Any],
-    experiment_settings: Mapping[str, Any],
-    sidecars: Iterable[str | os.PathLike[str]],
-    benchmarks: Mapping[str, str | os.PathLike[str]],
-    experiment_file: str | os.PathLike[str] | None = None,
-    job_records: Mapping[str, Mapping[str, Any] | None] | None = None,
-) -> dict[str, Any]:
-    """Everything ``provenance.json`` holds, as a JSON-ready dict (see the module docstring).
+def _attach_job_records(jobs: list[dict[str, Any]],
+                        job_records: Mapping[str, Mapping[str, Any] | None] | None,
+                        ) -> tuple[list[float | None], float, int, int]:
+    """Add to each job what its records file says of itself (``job["records"]``: commit,
+    units reused from an earlier run), so a reader sees where its records were computed.
 
-    ``job_records`` maps a job label of ``benchmarks`` to what its records file says of
-    itself (:func:`redecorate.job_records.job_record_info`; None for a file without it).
+    Returns each job's own CPU (its records' process CPU where known, else the benchmark's),
+    the CPU of the reused units where they were computed, and the numbers of reused units
+    and of units with metadata.
     """
-    jobs = benchmark_times(benchmarks)
-    wall = [j["wall_s"] for j in jobs if j["wall_s"] is not None]
-    cpu = [j["cpu_s"] for j in jobs if j["cpu_s"] is not None]
     reused_cpu_total, units_reused, units_total = 0.0, 0, 0
     # Snakemake samples a benchmark's CPU every few seconds and misses what a job spends
     # after the last sample (about half of the CPU of the online experiments' short jobs); a
@@ -243,6 +234,16 @@ def build_provenance(
         units_reused += len(reused)
         units_total += len(sources)
         reused_cpu_total += sum(reused)
+    return own_cpu, reused_cpu_total, units_reused, units_total
+
+
+def _job_totals(jobs: list[dict[str, Any]],
+                job_records: Mapping[str, Mapping[str, Any] | None] | None) -> dict[str, Any]:
+    """The experiment's job counts and costs (``totals``), the jobs annotated with their
+    records on the way (:func:`_attach_job_records`): what the results cost to compute."""
+    wall = [j["wall_s"] for j in jobs if j["wall_s"] is not None]
+    cpu = [j["cpu_s"] for j in jobs if j["cpu_s"] is not None]
+    own_cpu, reused_cpu_total, units_reused, units_total = _attach_job_records(jobs, job_records)
     totals: dict[str, Any] = {
         "jobs": len(jobs),
         "jobs_with_benchmark": len(wall),
@@ -258,6 +259,13 @@ def build_provenance(
         totals["records_cpu_s"] = round(jobs_cpu + reused_cpu_total, 3)
         totals["units_reused"] = units_reused
         totals["units_with_metadata"] = units_total
+    return totals
+
+
+def _experiment_block(experiment: str, experiment_settings: Mapping[str, Any],
+                      experiment_file: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """The experiment's name and resolved settings with their hash, and the experiment
+    file's checksum when it exists: which configuration made the results."""
     experiment_block: dict[str, Any] = {
         "name": experiment,
         "settings": dict(experiment_settings),
@@ -266,6 +274,28 @@ def build_provenance(
     if experiment_file is not None and Path(experiment_file).is_file():
         experiment_block["file"] = str(experiment_file)
         experiment_block["file_sha256"] = file_sha256(experiment_file)
+    return experiment_block
+
+
+def build_provenance(
+    *,
+    experiment: str,
+    repo: str | os.PathLike[str],
+    config: Mapping[str, Any],
+    experiment_settings: Mapping[str, Any],
+    sidecars: Iterable[str | os.PathLike[str]],
+    benchmarks: Mapping[str, str | os.PathLike[str]],
+    experiment_file: str | os.PathLike[str] | None = None,
+    job_records: Mapping[str, Mapping[str, Any] | None] | None = None,
+) -> dict[str, Any]:
+    """Everything ``provenance.json`` holds, as a JSON-ready dict (see the module docstring).
+
+    ``job_records`` maps a job label of ``benchmarks`` to what its records file says of
+    itself (:func:`redecorate.job_records.job_record_info`; None for a file without it).
+    """
+    jobs = benchmark_times(benchmarks)
+    totals = _job_totals(jobs, job_records)
+    experiment_block = _experiment_block(experiment, experiment_settings, experiment_file)
     return {
         "format_version": 1,
         "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
