@@ -65,8 +65,7 @@ from redecorate.stats.learning_curves import (
 from redecorate.stats.significance import paired_t_test
 
 if TYPE_CHECKING:
-    from redecorate.kinds.kind import ReportOutputs
-    from redecorate.protocol.settings import ReportSettings
+    from redecorate.protocol.settings import ReportOutputs, ReportSettings
 
 __all__ = ["active_conclusions", "active_summary", "fold_errors", "significant_reduction", "wdl_comparability",
            "write_active_report", "write_probability_report", "write_reduction_report"]

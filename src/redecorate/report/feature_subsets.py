@@ -35,7 +35,7 @@ from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import markdown_table
 
 if TYPE_CHECKING:
-    from redecorate.kinds.kind import ReportOutputs
+    from redecorate.protocol.settings import ReportOutputs
 
 __all__ = ["column_name", "error_statistics", "feature_subset_report", "fs_conclusions"]
 

@@ -42,7 +42,7 @@ from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import markdown_table
 
 if TYPE_CHECKING:
-    from redecorate.kinds.kind import ReportOutputs
+    from redecorate.protocol.settings import ReportOutputs
 
 __all__ = ["ALPHA", "online_conclusions", "online_report", "online_statistics", "paired_significance",
            "table_pairs"]
