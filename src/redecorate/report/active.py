@@ -561,6 +561,40 @@ def write_active_report(records: pd.DataFrame, out: ReportOutputs, settings: Rep
                          "report.baseline (the random-sampling system) and report.others; "
                          "chapter 7's comparisons are report variant probability")
     summary = active_summary(records, baseline, others, datasets)
+    _write_utilization_outputs(records, summary, out, settings, baseline, others, datasets)
+    published = _published(list(settings.published))
+    labels = {s: s for s in [baseline, *others]}
+    tables = _tables_of(published, {baseline, *others})
+    intervals = active_intervals(records, baseline, others, datasets) if tables else None
+    cells = replication_cells(summary, published, tables, labels, baseline, intervals)
+    cells = with_known_disagreements(cells, known_disagreements_for(list(settings.published)))
+    conclusions = active_conclusions(summary, published, baseline, others, labels, tables)
+    comparable, why = _comparable(settings, cells) if len(cells) else (False, "no published values")
+    lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", ""]
+    runs = sorted(records["run"].unique())
+    folds = records["fold"].nunique()
+    lines += [f"This run: {len(datasets)} datasets, {len(runs)} run(s) of {folds}-fold CV. The "
+              f"dissertation: {THESIS_RUNS} runs of {THESIS_FOLDS}-fold CV on the datasets of "
+              "its tables.", ""]  # fmt: skip
+    lines += comparability_lines(comparable, why)
+    lines += _utilization_conclusion_lines(conclusions, comparable)
+    if len(cells):
+        done = cells[cells["status"].isin(REPRODUCED)]
+        lines += agreement_lines(cells, signed=("top20_error_reduction", "error_reduction"))
+        lines += ["## Cells", "", f"{len(done)} of {len(cells)} published cells reproduced; median "
+                  f"|difference| {_fmt(done['difference'].abs().median())}.", "",
+                  *cells_lines(cells, ["table", "dataset", "system", "statistic"])]  # fmt: skip
+    else:
+        lines += ["No published values for this experiment's tables.", ""]
+    return ReplicationReport("\n".join(lines), cells, conclusions, comparable)
+
+
+
+def _write_utilization_outputs(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
+                               settings: ReportSettings, baseline: str, others: list[str],
+                               datasets: list[str]) -> None:
+    """Tables 6.1, 6.2 and 6.4 in the thesis's layout, the learning curves and, for several
+    systems, the Friedman test: what a person reads beside the replication report."""
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
     summary.to_csv(tables_dir / "active_summary.csv", index=False, lineterminator="\n")
     header, body = _utilization_table(summary, [baseline, *others])
@@ -585,21 +619,12 @@ def write_active_report(records: pd.DataFrame, out: ReportOutputs, settings: Rep
         write_friedman(records, tables_dir, figures_dir, algorithms=[baseline, *others],
                        experiment=settings.experiment, per_point=False)  # fmt: skip
 
-    published = _published(list(settings.published))
-    labels = {s: s for s in [baseline, *others]}
-    tables = _tables_of(published, {baseline, *others})
-    intervals = active_intervals(records, baseline, others, datasets) if tables else None
-    cells = replication_cells(summary, published, tables, labels, baseline, intervals)
-    cells = with_known_disagreements(cells, known_disagreements_for(list(settings.published)))
-    conclusions = active_conclusions(summary, published, baseline, others, labels, tables)
-    comparable, why = _comparable(settings, cells) if len(cells) else (False, "no published values")
-    lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", ""]
-    runs = sorted(records["run"].unique())
-    folds = records["fold"].nunique()
-    lines += [f"This run: {len(datasets)} datasets, {len(runs)} run(s) of {folds}-fold CV. The "
-              f"dissertation: {THESIS_RUNS} runs of {THESIS_FOLDS}-fold CV on the datasets of "
-              "its tables.", ""]  # fmt: skip
-    lines += comparability_lines(comparable, why)
+
+
+def _utilization_conclusion_lines(conclusions: pd.DataFrame, comparable: bool) -> list[str]:
+    """The conclusions section: each published claim, whether it held, beside the trivial
+    prediction "the active system always reduces the error"."""
+    lines: list[str] = []
     if len(conclusions):
         shown = conclusions.copy()
         if not comparable:
@@ -622,16 +647,7 @@ def write_active_report(records: pd.DataFrame, out: ReportOutputs, settings: Rep
                                    "" if r["holds"] is pd.NA else str(r["holds"]),
                                    "" if r["trivial_holds"] is pd.NA else str(r["trivial_holds"])]
                                   for _, r in shown.iterrows()]), ""]  # fmt: skip
-    if len(cells):
-        done = cells[cells["status"].isin(REPRODUCED)]
-        lines += agreement_lines(cells, signed=("top20_error_reduction", "error_reduction"))
-        lines += ["## Cells", "", f"{len(done)} of {len(cells)} published cells reproduced; median "
-                  f"|difference| {_fmt(done['difference'].abs().median())}.", "",
-                  *cells_lines(cells, ["table", "dataset", "system", "statistic"])]  # fmt: skip
-    else:
-        lines += ["No published values for this experiment's tables.", ""]
-    return ReplicationReport("\n".join(lines), cells, conclusions, comparable)
-
+    return lines
 
 def _wdl(outcomes: pd.Series) -> str:
     o = outcomes.dropna()
