@@ -189,3 +189,17 @@ def test_error_statistics_sd_is_over_the_runs_means() -> None:
 def test_the_kind_is_registered() -> None:
     assert KIND.name == "feature_subsets" and KIND.points_key == "ensemble_sizes"
     assert set(KIND.report_schema) == {"tables", "table_size"}
+
+
+def test_the_order_of_the_sizes_in_the_file_leaves_the_unit_keys(tmp_path: Path) -> None:
+    """The records do not depend on the order sizes are listed in, so neither do the keys
+    (the first layout hashed them sorted)."""
+    data = yaml.safe_load(FS.read_text())
+    data["ensemble_sizes"] = list(reversed(data["ensemble_sizes"]))
+    path = tmp_path / "reversed.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    forward, backward = load_experiment(FS, schema=SCHEMA), load_experiment(path, schema=SCHEMA)
+    assert forward.protocol.points != backward.protocol.points
+    unit = {"algorithm": next(iter(forward.algorithms)), "run": 0}
+    assert (unit_key(KIND, KIND.job_settings(forward), unit, "iris")
+            == unit_key(KIND, KIND.job_settings(backward), unit, "iris"))

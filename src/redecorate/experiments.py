@@ -185,6 +185,50 @@ def _check_pilot(overlay: Mapping[str, Any] | None, datasets: Iterable[str], sou
         )
 
 
+def _validated(path: Path, schema: Mapping[str, Any] | str | os.PathLike[str],
+               source: str) -> tuple[ExperimentKind, dict[str, Any]]:
+    """The file's kind and its contents, validated against the common schema merged with the
+    kind's; every schema error is an :class:`ExperimentConfigError` naming the file."""
+    try:
+        raw = load_yaml(path)
+        kind = _kind_of(raw, source)
+        base = schema if isinstance(schema, Mapping) else load_yaml(schema)
+        return kind, load_yaml_validated(path, experiment_schema(base, kind))
+    except ExperimentConfigError:
+        raise
+    except ConfigError as exc:
+        raise ExperimentConfigError(f"invalid {source}:\n{exc}") from None
+
+
+def _check_file_names(data: Mapping[str, Any], learners: Mapping[str, str], kind: ExperimentKind,
+                      known_algorithms: Iterable[str] | None, known_datasets: Iterable[str] | None,
+                      source: str) -> None:
+    """Learners (when the kind's algorithms are learners) and datasets, in the main lists and
+    in every profile, so a typo in an unused profile is caught too."""
+    if not kind.algorithms_are_learners:
+        known_algorithms = None
+    for label, learner in learners.items():
+        labelled = isinstance(data["algorithms"][label], Mapping) and LEARNER_KEY in data["algorithms"][label]
+        key = f"algorithms.{label}.learner" if labelled else "algorithms"
+        _check_names([learner], known_algorithms, "algorithm", key, source)
+    _check_names(data["datasets"], known_datasets, "dataset", "datasets", source)
+    for profile, overlay in (data.get("profiles") or {}).items():
+        _check_names((overlay or {}).get("datasets", []), known_datasets, "dataset",
+                     f"profiles.{profile}.datasets", source)  # fmt: skip
+
+
+def _check_report_names(report: Mapping[str, Any], algorithms: Iterable[str], source: str) -> None:
+    """The common ``report:`` keys that name algorithms or analyses (a kind checks its own)."""
+    if "baseline" in report:
+        _check_names([report["baseline"]], algorithms, "algorithm", "report.baseline", source)
+    if "others" in report:
+        _check_names(report["others"], algorithms, "algorithm", "report.others", source)
+    if "analyses" in report:
+        from redecorate.report.analyses import ANALYSES
+
+        _check_names(report["analyses"], ANALYSES, "analysis", "report.analyses", source)
+
+
 def load_experiment(
     path: str | os.PathLike[str],
     *,
@@ -207,42 +251,13 @@ def load_experiment(
     """
     p = Path(path)
     source = f"experiment file {p}"
-    try:
-        raw = load_yaml(p)
-        kind = _kind_of(raw, source)
-        base = schema if isinstance(schema, Mapping) else load_yaml(schema)
-        data = load_yaml_validated(p, experiment_schema(base, kind))
-    except ExperimentConfigError:
-        raise
-    except ConfigError as exc:
-        raise ExperimentConfigError(f"invalid {source}:\n{exc}") from None
+    kind, data = _validated(p, schema, source)
     learners, algorithms = split_algorithms(data["algorithms"])
-    if not kind.algorithms_are_learners:
-        known_algorithms = None
-    for label, learner in learners.items():
-        labelled = isinstance(data["algorithms"][label], Mapping) and LEARNER_KEY in data["algorithms"][label]
-        key = f"algorithms.{label}.learner" if labelled else "algorithms"
-        _check_names([learner], known_algorithms, "algorithm", key, source)
-    _check_names(data["datasets"], known_datasets, "dataset", "datasets", source)
+    _check_file_names(data, learners, kind, known_algorithms, known_datasets, source)
     profiles = data.get("profiles") or {}
-    for profile, overlay in profiles.items():
-        _check_names(
-            (overlay or {}).get("datasets", []),
-            known_datasets,
-            "dataset",
-            f"profiles.{profile}.datasets",
-            source,
-        )
     _check_pilot(profiles.get("pilot"), data["datasets"], source, kind)
     report = dict(data.get("report") or {})
-    if "baseline" in report:
-        _check_names([report["baseline"]], algorithms, "algorithm", "report.baseline", source)
-    if "others" in report:
-        _check_names(report["others"], algorithms, "algorithm", "report.others", source)
-    if "analyses" in report:
-        from redecorate.report.analyses import ANALYSES
-
-        _check_names(report["analyses"], ANALYSES, "analysis", "report.analyses", source)
+    _check_report_names(report, algorithms, source)
     if scale != "thesis" and scale not in profiles:
         scales = ["thesis", *profiles]
         raise ExperimentConfigError(

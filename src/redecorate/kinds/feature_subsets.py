@@ -215,5 +215,5 @@ FEATURE_SUBSETS = ExperimentKind(  # fmt: skip
     evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
     report=deferred_report("redecorate.report.feature_subsets:feature_subset_report"),
     points_key="ensemble_sizes", check=_check, check_datasets=_check_datasets,
-    key_layout=KeyLayout(points="sizes"),
+    key_layout=KeyLayout(points="sizes", sort_points=True),
 )

@@ -118,11 +118,14 @@ class KeyLayout:
         always: own settings that enter the key even at their default (acquisition's
             ``known_fraction``, online's ``orders``); the others enter it only when they
             differ from the default, as they did when they were added.
+        sort_points: whether the points enter the key sorted (feature_subsets' ensemble
+            sizes, whose order in the file never mattered).
     """
 
     points: str | None = "points"
     algorithms: str = "algorithms"
     always: frozenset[str] = frozenset()
+    sort_points: bool = False
 
 
 class _Kind(Protocol):
@@ -275,7 +278,7 @@ def key_settings(kind: _Kind, job: JobSettings) -> dict[str, Any]:
     out: dict[str, Any] = {"experiment": job.experiment, "n_folds": job.folds, "seed": job.seed,
                            layout.algorithms: _thawed(job.algorithms)}  # fmt: skip
     if layout.points is not None:
-        out[layout.points] = list(job.points)
+        out[layout.points] = sorted(job.points) if layout.sort_points else list(job.points)
     defaults = kind.settings.defaults()
     values = job.options.to_json()
     for name, value in values.items():
