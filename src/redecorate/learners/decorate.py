@@ -53,7 +53,7 @@ import math
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -399,6 +399,25 @@ def ensemble_training_loss(proba_sum: np.ndarray, y: np.ndarray, loss: str = "er
 # =========================================================================================
 # The learner
 # =========================================================================================
+
+def _expanded(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, multiplicity: np.ndarray | None,
+              base: Any) -> tuple[np.ndarray, np.ndarray, tuple[Any, ...]]:
+    """Distinct rows with counts (``multiplicity``) as DECORATE's parts need them.
+
+    The data model sees every example (nominal counts are per example), so it gets the rows
+    repeated (``X_all``, ``w_all``); a base learner without multiplicities gets the copies
+    too, one that takes them (``fits_multiplicities``) the distinct rows and their counts.
+    Returns ``(X_all, w_all, (X, y, sample_weight, multiplicity))`` for the members' fits.
+    """
+    if multiplicity is None:
+        return X, sample_weight, (X, y, sample_weight, None)
+    multiplicity = np.asarray(multiplicity, dtype=np.int64)
+    X_all = np.repeat(X, multiplicity, axis=0)
+    w_all = np.repeat(sample_weight / multiplicity, multiplicity)
+    if not getattr(base, "fits_multiplicities", False):
+        return X_all, w_all, (X_all, np.repeat(y, multiplicity), w_all, None)
+    return X_all, w_all, (X, y, sample_weight, multiplicity)
+
 class Decorate(EncodedClassifier):
     """DECORATE: Diverse Ensemble Creation by Oppositional Relabeling of Artificial
     Training Examples (Algorithm 2).
@@ -474,9 +493,9 @@ class Decorate(EncodedClassifier):
         finally:
             del self._fit_pool
 
-    def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
-                     schema: FeatureSchema, n_classes: int,
-                     multiplicity: np.ndarray | None = None) -> None:
+    def _checked_parameters(self) -> int:
+        """The desired ensemble size, after checking every parameter a fit uses (so a wrong
+        value fails before the first member is built)."""
         n_estimators = self._parameter("n_estimators")
         check_positive_int(n_estimators, "n_estimators")
         check_positive_int(self.max_iterations, "max_iterations")
@@ -485,22 +504,19 @@ class Decorate(EncodedClassifier):
             raise ValueError(f"artificial_size must be a finite number >= 0, got {self.artificial_size!r}")
         if self.rejection_loss not in ("error", "mse"):
             raise ValueError(f"rejection_loss must be 'error' or 'mse', got {self.rejection_loss!r}")
+        return n_estimators
+
+    def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
+                     schema: FeatureSchema, n_classes: int,
+                     multiplicity: np.ndarray | None = None) -> None:
+        n_estimators = self._checked_parameters()
         estimator = self._parameter("estimator")
         base = default_base_estimator() if estimator is None else estimator
         make_member = MemberFactory(base)
         strategy = resolve_artificial(self.artificial)
         raw_pool = getattr(self, "_fit_pool", None)
         pool = None if raw_pool is None else schema.encode(raw_pool)
-        # The data model sees every example (nominal counts are per example); a base learner
-        # without multiplicities gets the copies.
-        X_all, w_all = X, sample_weight
-        if multiplicity is not None:
-            multiplicity = np.asarray(multiplicity, dtype=np.int64)
-            X_all = np.repeat(X, multiplicity, axis=0)
-            w_all = np.repeat(sample_weight / multiplicity, multiplicity)
-            if not getattr(base, "fits_multiplicities", False):
-                X, y, sample_weight = X_all, np.repeat(y, multiplicity), w_all
-                multiplicity = None
+        X_all, w_all, (X, y, sample_weight, multiplicity) = _expanded(X, y, sample_weight, multiplicity, base)
 
         seed = as_seed_sequence(self.random_state)
         m = X_all.shape[0]
