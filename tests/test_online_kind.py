@@ -127,6 +127,10 @@ def test_report_only_keys_stay_out_of_the_unit_keys(tmp_path: Path) -> None:
     other = load_experiment(_variant(tmp_path, single_models={}, counterparts={}, time_tables=[]), schema=SCHEMA)
     assert other.settings != spec.settings
     assert key_settings(KIND, KIND.job_settings(other)) == key_settings(KIND, KIND.job_settings(spec))
+    # ... nor the job rule's parameters, so changing one reruns the report and no job.
+    assert KIND.job_settings(other).to_json() == KIND.job_settings(spec).to_json()
+    shipped = report_settings(other, REPO / "config" / "published").to_json()  # the report rule's
+    assert ReportSettings.from_json(KIND, shipped).options == other.settings
 
 
 def test_stream_orders_are_permutations_fixed_by_their_key() -> None:
