@@ -115,11 +115,11 @@ def test_table_5_3_typo_is_mapped_to_the_registry_key(published) -> None:
 )  # fmt: skip
 def test_ch5_experiment_files_are_the_thesis_protocol(name: str, corruption: str, tables) -> None:
     spec = load_experiment(REPO / "config" / "experiments" / f"{name}.yaml", schema=SCHEMA)
-    assert spec.kind == "noise" and spec.corruption == corruption
+    assert spec.kind == "noise" and spec.settings.corruption == corruption
     assert spec.datasets == THESIS_CH5_DATASETS
     assert list(spec.algorithms) == ["j48", "bagging", "adaboost", "decorate"]
     assert spec.algorithms["decorate"] == {
-        "ensemble_size": 15,
+        "n_estimators": 15,
         "max_iterations": 50,
         "artificial_size": 1.0,
     }
