@@ -242,22 +242,19 @@ def _families(system: Mapping[str, Any]) -> list[str]:
     return [_FAMILIES.get(system["system"], "decorate")]
 
 
-EER_LABELS = 2
-"""Labels expected error reduction tries per candidate, for its cost estimate (the class count
-is not known before the data are: two, a lower bound)."""
-
-
-def _retraining_seconds(system: Mapping[str, Any], n: int, n_attributes: int) -> float:
+def _retraining_seconds(system: Mapping[str, Any], n: int, shape: DatasetShape) -> float:
     """Expected error reduction's extra work at one query: a model refitted per candidate and
-    label on the labeled set plus one example, then scoring its evaluation sample."""
+    label (the dataset's declared classes) on the labeled set plus one example, then its
+    evaluation sample scored."""
     from redecorate.active.systems import system_parameters
     from redecorate.learners.registry import estimated_fit_seconds
 
     if system["system"] != "eer":
         return 0.0
     p = system_parameters(system["system"], system["params"])
-    one = estimated_fit_seconds(p["model"], {}, n + 1, n_attributes) + SCORE_SECONDS * p["evaluation"]
-    return p["candidates"] * EER_LABELS * one
+    one = (estimated_fit_seconds(p["model"], {}, n + 1, shape.n_attributes)
+           + SCORE_SECONDS * p["evaluation"])  # fmt: skip
+    return p["candidates"] * shape.n_classes * one
 
 
 def _pool_size(shape: DatasetShape, n_folds: int) -> int:
@@ -295,7 +292,7 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
         estimated_fit_seconds(family, {}, n, shape.n_attributes)
         + SCORE_SECONDS * pool * estimated_members(family)
         for family in _families(system) for n in sizes
-    ) + sum(_retraining_seconds(system, n, shape.n_attributes) for n in sizes)
+    ) + sum(_retraining_seconds(system, n, shape) for n in sizes)
     return k * per_fold
 
 

@@ -122,10 +122,10 @@ def run_units(
 
 def dataset_shape(entry: Any, name: str | None = None) -> DatasetShape:
     """The declared size of a registry entry (attributes unknown: assume 20, a typical UCI
-    width; it only sizes jobs), under the name the experiment uses for it."""
+    width; it only sizes jobs), under the name the experiment uses for it, with its classes."""
     subsample = getattr(entry, "subsample", None)
     n = int(subsample[0]) if subsample else int(entry.instances)
-    return DatasetShape(n, int(entry.attributes or 20), name or entry.name)
+    return DatasetShape(n, int(entry.attributes or 20), name or entry.name, int(getattr(entry, "classes", 2) or 2))
 
 
 def plan_experiment(

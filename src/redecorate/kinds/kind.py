@@ -74,6 +74,7 @@ class DatasetShape:
     n_instances: int
     n_attributes: int
     name: str = ""  # the dataset's key in the experiment, for per-dataset settings
+    n_classes: int = 2  # what a query strategy that tries every label costs depends on it
 
 
 def learner_entry(spec: Any, label: str) -> dict[str, Any]:
