@@ -25,8 +25,8 @@ import itertools
 
 import numpy as np
 import pytest
+from peer_support import view
 from scipy import stats
-from skactiveml.base import SkactivemlClassifier
 from skactiveml.pool import (
     QueryByCommittee,
     UncertaintySampling,
@@ -49,7 +49,6 @@ from redecorate.active import (
     vote_margin,
 )
 from redecorate.learners import Decorate
-from redecorate.learners.base import member_classify, member_proba
 
 
 def committee_outputs(members: int, n: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -93,40 +92,6 @@ def test_probability_margin_matches(members, k, seed):
 
 
 # -- 2. whole runs with identical committee predictions -------------------------------------------
-class FittedView(SkactivemlClassifier):
-    """A scikit-activeml classifier that answers with one of our fitted models.
-
-    ``model`` is a committee member (``predict`` = its own vote, the one our vote scores
-    count) or a whole ensemble (``predict_proba`` = the committee's distribution). It is
-    never fitted by the peer (``fit_ensemble=False`` / ``fit_clf=False``).
-    """
-
-    def __init__(self, model=None, n_classes=2, classes=None, missing_label=np.nan,
-                 cost_matrix=None, random_state=None):
-        super().__init__(classes=classes, missing_label=missing_label, cost_matrix=cost_matrix,
-                         random_state=random_state)
-        self.model = model
-        self.n_classes = n_classes
-
-    def fit(self, X, y, sample_weight=None):  # pragma: no cover - never called
-        raise AssertionError("the peer must use our fitted committee, not refit it")
-
-    def predict_proba(self, X):
-        return member_proba(self.model, np.asarray(X, dtype=np.float64))
-
-    def predict(self, X):
-        return member_classify(self.model, np.asarray(X, dtype=np.float64)).astype(float)
-
-    def __deepcopy__(self, memo):  # the peer deep-copies committees; a view is read-only
-        return self
-
-
-def view(model, n_classes: int = 2) -> FittedView:
-    v = FittedView(model, n_classes)
-    v.classes_ = np.arange(n_classes, dtype=float)  # fitted: scikit-learn's check_is_fitted
-    return v
-
-
 def binary_pool(n: int = 80, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 3))

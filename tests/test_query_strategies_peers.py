@@ -30,7 +30,7 @@ from modAL.uncertainty import (
     classifier_uncertainty,
     uncertainty_sampling,
 )
-from skactiveml.base import SkactivemlClassifier
+from peer_support import view
 from skactiveml.classifier import SklearnClassifier
 from skactiveml.pool import MonteCarloEER, QueryByCommittee, UncertaintySampling
 from skactiveml.pool import uncertainty_scores as peer_uncertainty_scores
@@ -43,36 +43,7 @@ from redecorate.active.scores import (
     probability_margin,
     vote_entropy,
 )
-from redecorate.learners.base import member_classify, member_proba
 from redecorate.learners.naive_bayes import NaiveBayes
-
-
-class FittedView(SkactivemlClassifier):
-    """One of our fitted models as a classifier the peers can read but never refit."""
-
-    def __init__(self, model=None, classes=None, missing_label=np.nan, cost_matrix=None,
-                 random_state=None):
-        super().__init__(classes=classes, missing_label=missing_label, cost_matrix=cost_matrix,
-                         random_state=random_state)
-        self.model = model
-
-    def fit(self, X, y, sample_weight=None):  # pragma: no cover - never called
-        raise AssertionError("the peer must use our fitted model, not refit it")
-
-    def predict_proba(self, X):
-        return member_proba(self.model, np.asarray(X, dtype=np.float64))
-
-    def predict(self, X):
-        return member_classify(self.model, np.asarray(X, dtype=np.float64)).astype(float)
-
-    def __deepcopy__(self, memo):  # the peers deep-copy models; a view is read-only
-        return self
-
-
-def view(model, n_classes: int) -> FittedView:
-    v = FittedView(model)
-    v.classes_ = np.arange(n_classes, dtype=float)
-    return v
 
 
 def pool(n: int = 90, classes: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -70,6 +70,13 @@ class _OnlineEnsemble(EncodedClassifier):
     """``fit`` is one pass over the rows in the order given: the order is part of the input
     (experiments present each training set in several random orders)."""
 
+    def __init__(self, estimator=None, n_estimators: int = 100, random_state=None,
+                 base_estimator=DEPRECATED):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.random_state = random_state
+        self.base_estimator = base_estimator
+
     def _start(self, classes: np.ndarray) -> None:
         self.classes_ = np.asarray(classes)
         self.n_classes_ = len(self.classes_)
@@ -172,13 +179,6 @@ class OnlineBagging(_OnlineEnsemble):
         the next release).
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, random_state=None,
-                 base_estimator=DEPRECATED):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.random_state = random_state
-        self.base_estimator = base_estimator
-
     def _learn(self, X: np.ndarray, y: np.ndarray, rates: np.ndarray) -> None:
         if np.all(rates == 1.0):
             k = poisson_weights(self._rng, X.shape[0], self.n_estimators)
@@ -225,13 +225,6 @@ class OnlineBoosting(_OnlineEnsemble):
     ----------
     lambda_correct_, lambda_wrong_: λ_sc and λ_sw per member.
     """
-
-    def __init__(self, estimator=None, n_estimators: int = 100, random_state=None,
-                 base_estimator=DEPRECATED):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.random_state = random_state
-        self.base_estimator = base_estimator
 
     def _start(self, classes: np.ndarray) -> None:
         super()._start(classes)
