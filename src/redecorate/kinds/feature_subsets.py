@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from redecorate.kinds.fitting import learner_name
+from redecorate.kinds.fitting import learner_name, whole_fold_fit_seconds
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
 from redecorate.kinds.report_keys import deferred_report, require_algorithms
 from redecorate.kinds.unit import Fold, Record
@@ -120,13 +120,7 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
 
 
 def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
-    from redecorate.learners.registry import estimated_fit_seconds
-
-    entry = job.algorithms[unit["algorithm"]]
-    k = job.folds
-    n_train = shape.n_instances * (k - 1) / k
-    learner = entry.get("learner", unit["algorithm"])
-    return k * estimated_fit_seconds(learner, entry["params"], n_train, shape.n_attributes)
+    return job.folds * whole_fold_fit_seconds(job, unit, shape)
 
 
 def _check(spec: Any) -> None:

@@ -11,22 +11,42 @@ variants, foreign estimators).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from redecorate.kinds.kind import DatasetShape
 from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.job import JobError, learner_seed
+from redecorate.protocol.settings import JobSettings
 
-__all__ = ["TrainingSet", "fit_and_score", "learner_name"]
+__all__ = ["TrainingSet", "fit_and_score", "learner_name", "unit_learner", "whole_fold_fit_seconds"]
+
+
+def unit_learner(job: JobSettings, unit: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    """The registry name (the entry's ``learner``, or the label itself) and the parameters of
+    a unit's algorithm."""
+    entry = job.algorithms[unit["algorithm"]]
+    return str(entry.get("learner") or unit["algorithm"]), entry["params"]
 
 
 def learner_name(fold: Fold) -> str:
-    """The registry name of the unit's algorithm (its ``learner``, or the label itself)."""
-    return str(fold.entry.get("learner") or fold.algorithm)
+    """The registry name of the unit's algorithm (:func:`unit_learner`)."""
+    return unit_learner(fold.job, fold.unit)[0]
+
+
+def whole_fold_fit_seconds(job: JobSettings, unit: Mapping[str, Any], shape: DatasetShape) -> float:
+    """Estimated CPU of one fit of the unit's learner on a mean training fold of a dataset of
+    that shape: the cost model of the kinds that train on whole folds (noise levels, stream
+    orders, ensemble sizes), which multiply it by their fits per fold."""
+    from redecorate.learners.registry import estimated_fit_seconds
+
+    name, params = unit_learner(job, unit)
+    n_train = shape.n_instances * (job.folds - 1) / job.folds
+    return estimated_fit_seconds(name, params, n_train, shape.n_attributes)
 
 
 @dataclass(frozen=True)

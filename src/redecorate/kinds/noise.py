@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.fitting import TrainingSet, fit_and_score
+from redecorate.kinds.fitting import TrainingSet, fit_and_score, whole_fold_fit_seconds
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
 from redecorate.kinds.report_keys import comparisons_schema, require_comparisons
 from redecorate.kinds.unit import Fold, Record, run_unit
@@ -137,14 +137,7 @@ def run_noise_job(dataset: Any, *, experiment: str, algorithm: str, params: Mapp
 
 def _unit_cost(settings: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     """Every level trains on the whole training fold."""
-    from redecorate.learners.registry import estimated_fit_seconds
-
-    entry = settings.algorithms[unit["algorithm"]]
-    k = settings.folds
-    n_train = shape.n_instances * (k - 1) / k
-    one = estimated_fit_seconds(entry.get("learner", unit["algorithm"]), entry["params"], n_train,
-                                shape.n_attributes)  # fmt: skip
-    return k * len(settings.points) * one
+    return settings.folds * len(settings.points) * whole_fold_fit_seconds(settings, unit, shape)
 
 
 def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from redecorate.kinds.fitting import learner_name
+from redecorate.kinds.fitting import learner_name, unit_learner, whole_fold_fit_seconds
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
 from redecorate.kinds.report_keys import deferred_report, require_algorithms
 from redecorate.kinds.unit import Fold, Record
@@ -176,14 +176,11 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
 
 
 def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
-    from redecorate.learners.registry import estimated_fit_seconds, make_learner
+    from redecorate.learners.registry import make_learner
 
-    entry = job.algorithms[unit["algorithm"]]
-    k = job.folds
-    n_train = shape.n_instances * (k - 1) / k
-    learner = entry.get("learner", unit["algorithm"])
-    fits = k * (int(job.options.orders) if is_streamed(make_learner(learner, entry["params"], 0)) else 1)
-    return fits * estimated_fit_seconds(learner, entry["params"], n_train, shape.n_attributes)
+    learner, params = unit_learner(job, unit)
+    fits = job.folds * (int(job.options.orders) if is_streamed(make_learner(learner, params, 0)) else 1)
+    return fits * whole_fold_fit_seconds(job, unit, shape)
 
 
 def _check(spec: Any) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.fitting import TrainingSet, fit_and_score
+from redecorate.kinds.fitting import TrainingSet, fit_and_score, unit_learner
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
 from redecorate.kinds.unit import Fold, Record, run_unit
 from redecorate.protocol.curve import POINT_UNITS, curve_sizes, training_order
@@ -181,10 +181,9 @@ def _training_sizes(settings: JobSettings, shape: DatasetShape) -> list[float]:
 def _unit_cost(settings: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     from redecorate.learners.registry import estimated_fit_seconds
 
-    entry = settings.algorithms[unit["algorithm"]]
-    learner = entry.get("learner", unit["algorithm"])
+    learner, params = unit_learner(settings, unit)
     per_fold = sum(
-        estimated_fit_seconds(learner, entry["params"], n, shape.n_attributes)
+        estimated_fit_seconds(learner, params, n, shape.n_attributes)
         for n in _training_sizes(settings, shape)
     )
     return settings.folds * per_fold
