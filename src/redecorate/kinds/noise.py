@@ -36,7 +36,7 @@ from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, U
 from redecorate.kinds.report_keys import comparisons_schema, require_comparisons
 from redecorate.kinds.unit import Fold, Record, run_unit
 from redecorate.protocol.curve import training_order
-from redecorate.protocol.job import point_value
+from redecorate.protocol.job import LearnerFactory, point_value
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
 
@@ -117,7 +117,7 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
 def run_noise_job(dataset: Any, *, experiment: str, algorithm: str, params: Mapping[str, Any], run: int,
                   n_folds: int, levels: Sequence[float | int], corruption: str, seed: int,
                   progress: Callable[[str], None] | None = None,
-                  learner_factory: Callable[[str, Mapping[str, Any], int], Any] | None = None,
+                  learner_factory: LearnerFactory | None = None,
                   learner: str | None = None) -> pd.DataFrame:
     """One noise unit outside the workflow (notebooks, tests): every fold and noise level of
     one run of ``algorithm`` under ``corruption``; the records a workflow job computes."""

@@ -20,7 +20,7 @@ from redecorate.kinds.fitting import TrainingSet, fit_and_score, unit_learner
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
 from redecorate.kinds.unit import Fold, Record, run_unit
 from redecorate.protocol.curve import POINT_UNITS, curve_sizes, training_order
-from redecorate.protocol.job import METRICS, JobError, point_value, wants_pool
+from redecorate.protocol.job import METRICS, JobError, LearnerFactory, point_value, wants_pool
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KindSettings, ReportSettings
 
@@ -144,7 +144,7 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
 def run_job(dataset: Any, *, experiment: str, algorithm: str, params: Mapping[str, Any], run: int,
             n_folds: int, points: Sequence[float | int], seed: int,
             progress: Callable[[str], None] | None = None,
-            learner_factory: Callable[[str, Mapping[str, Any], int], Any] | None = None,
+            learner_factory: LearnerFactory | None = None,
             learner: str | None = None, metrics: Sequence[str] = ("accuracy",),
             point_unit: str = "percent") -> pd.DataFrame:
     """One passive unit outside the workflow (notebooks, tests): every fold and curve point

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from redecorate.protocol.folds import run_folds
-from redecorate.protocol.job import JobError
+from redecorate.protocol.job import JobError, LearnerFactory
 from redecorate.stats.summary import RECORD_COLUMNS
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class Fold:
     test: np.ndarray
     progress: Callable[[str], None]
     first: bool = False
-    learner_factory: Callable[[str, Mapping[str, Any], int], Any] | None = None
+    learner_factory: LearnerFactory | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -181,7 +181,7 @@ def _row(record: Record, fold: Fold, extra_columns: Sequence[str]) -> tuple[Any,
 
 def run_unit(kind: ExperimentKind, dataset: Any, job: JobSettings, unit: Mapping[str, Any],
              progress: Callable[[str], None],
-             learner_factory: Callable[[str, Mapping[str, Any], int], Any] | None = None) -> pd.DataFrame:
+             learner_factory: LearnerFactory | None = None) -> pd.DataFrame:
     """Every fold of ``unit`` (or its one ``fold``) evaluated by ``kind``: the unit's records.
 
     Raises:

@@ -16,9 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from typing import Protocol as TypingProtocol
-
-import pandas as pd
 
 from redecorate.protocol.seeds import derive_seed
 from redecorate.stats.summary import RECORD_COLUMNS  # the record schema, defined once
@@ -40,12 +37,6 @@ __all__ = [
 
 class JobError(RuntimeError):
     """A unit of work failed; the message names dataset/algorithm/run/fold (and point)."""
-
-
-class _DatasetLike(TypingProtocol):
-    name: str
-    X: pd.DataFrame
-    y: pd.Series
 
 
 LearnerFactory = Callable[[str, Mapping[str, Any], int], Any]
