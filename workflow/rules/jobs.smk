@@ -7,6 +7,8 @@ experiment's shared job settings and the chunk's units), so changing e.g. the fo
 algorithm's parameters reruns the affected jobs, and adding runs or datasets adds jobs.
 """
 
+from redecorate.kinds.jobs import runtime_minutes
+
 
 def experiment_records(wildcards_or_name):
     """Every job output of one experiment at the selected scale, whatever its kind."""
@@ -44,13 +46,8 @@ def _job_params(wildcards):
 
 
 def _job_runtime(wildcards):
-    """Minutes for cluster schedulers (SLURM -t): the chunk's estimate with a wide margin.
-
-    The estimates (redecorate.learners.registry costs) are within a factor of about 4 of
-    measured times; SLURM kills a job that overruns, so err high: 10x the estimate, at least
-    20 minutes.
-    """
-    return max(20, math.ceil(10 * _chunk(wildcards).estimated_seconds / 60))
+    """Minutes for cluster schedulers (SLURM -t): redecorate.kinds.jobs.runtime_minutes."""
+    return runtime_minutes(_chunk(wildcards))
 
 
 rule experiment_job:

@@ -36,6 +36,7 @@ __all__ = [
     "plan_chunks",
     "plan_experiment",
     "run_units",
+    "runtime_minutes",
 ]
 
 DEFAULT_TARGET_SECONDS = 120.0
@@ -48,6 +49,24 @@ class Chunk:
 
     units: tuple[Unit, ...]
     estimated_seconds: float
+
+
+RUNTIME_MARGIN = 10.0
+"""A job's cluster time limit as a multiple of its estimated CPU (see :func:`runtime_minutes`)."""
+
+RUNTIME_FLOOR_MINUTES = 20
+"""The shortest cluster time limit a job asks for: queue and start-up costs dwarf less."""
+
+
+def runtime_minutes(chunk: Chunk) -> int:
+    """Minutes a cluster scheduler should allow one job (SLURM ``-t``, the rule's ``runtime``).
+
+    A time limit, not an estimate: SLURM kills a job that overruns, and the plan is off by up
+    to 2–3x for single datasets (``docs/performance.md``), so it errs high: 10x the estimate,
+    at least 20 minutes. Summing these over a run overstates its CPU many times over; the
+    planner (``python3 -m redecorate.plan``) reports the estimate and the limits apart.
+    """
+    return max(RUNTIME_FLOOR_MINUTES, math.ceil(RUNTIME_MARGIN * chunk.estimated_seconds / 60))
 
 
 def plan_chunks(

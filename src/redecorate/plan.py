@@ -1,0 +1,284 @@
+"""What a run has left to do: units, units already recorded, CPU left, jobs and their bundling.
+
+Why: ``snakemake -n`` lists jobs but says nothing of effort, and adding up the jobs'
+``runtime`` resources (cluster time limits, 10x the estimate and at least 20 minutes:
+:func:`redecorate.kinds.jobs.runtime_minutes`) overstates it many times over. A researcher
+planning a cluster allocation, or continuing a long campaign with ``records_from``, needs per
+experiment: how many units of work it has, how many are already recorded (found by unit key
+exactly as a job finds them, :func:`redecorate.job_records.kept_units`), the CPU the
+calibrated cost plan puts on the rest, how far the plan was off on the units already
+measured, and how many jobs (and, with the SLURM profile, cluster jobs) remain.
+
+Usage, from the repository root, with the workflow's own ``--config`` values::
+
+    python3 -m redecorate.plan records_from=reproduced data_mirror=../shared/datasets/uci
+    python3 -m redecorate.plan --profile workflow/profiles/slurm experiments=[ch8_afa] --by-dataset
+
+The configuration is read by :func:`redecorate.run_config.load_run`, the same function the
+workflow uses, so the plan prices exactly the jobs Snakemake would run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Bundling", "DatasetPlan", "ExperimentPlan", "experiment_plan", "format_plan", "main",
+           "read_bundling"]
+
+_HOUR = 3600.0
+
+
+@dataclass(frozen=True)
+class DatasetPlan:
+    """One dataset of one experiment: units and seconds, all and left."""
+
+    dataset: str
+    units: int
+    recorded: int
+    jobs: int
+    jobs_left: int
+    planned_s: float
+    left_s: float
+    done_planned_s: float
+    done_measured_s: float
+    limit_minutes_left: int
+
+
+@dataclass(frozen=True)
+class ExperimentPlan:
+    """The plan of one experiment at the selected scale, summed over its datasets."""
+
+    experiment: str
+    scale: str
+    datasets: tuple[DatasetPlan, ...] = field(default=())
+
+    def _sum(self, name: str) -> float:
+        return sum(getattr(d, name) for d in self.datasets)
+
+    units = property(lambda self: int(self._sum("units")))
+    recorded = property(lambda self: int(self._sum("recorded")))
+    jobs = property(lambda self: int(self._sum("jobs")))
+    jobs_left = property(lambda self: int(self._sum("jobs_left")))
+    planned_s = property(lambda self: self._sum("planned_s"))
+    left_s = property(lambda self: self._sum("left_s"))
+    done_planned_s = property(lambda self: self._sum("done_planned_s"))
+    done_measured_s = property(lambda self: self._sum("done_measured_s"))
+    limit_minutes_left = property(lambda self: int(self._sum("limit_minutes_left")))
+
+    @property
+    def plan_ratio(self) -> float | None:
+        """Planned / measured CPU over the units already recorded (1 = exact; None when
+        nothing recorded carries a measured CPU)."""
+        if self.done_measured_s <= 0:
+            return None
+        return self.done_planned_s / self.done_measured_s
+
+
+@dataclass(frozen=True)
+class Bundling:
+    """How a cluster profile bundles experiment jobs: ``components`` per cluster job, run
+    ``cores`` at a time inside it (Snakemake's ``group-components`` and ``cores``)."""
+
+    profile: str
+    components: int
+    cores: int
+
+
+@cache
+def _kept(root: str, dataset: str) -> Mapping[str, Any]:
+    """Unit key -> kept unit under one records directory (read once per dataset)."""
+    from redecorate.job_records import kept_units
+
+    return kept_units(root, dataset)
+
+
+def _recorded(roots: Sequence[str], dataset: str) -> dict[str, float]:
+    """Unit key -> its measured CPU seconds, over every records directory given."""
+    found: dict[str, float] = {}
+    for root in roots:
+        if Path(root).is_dir():
+            for key, kept in _kept(root, dataset).items():
+                found.setdefault(key, float(kept.cpu_s))
+    return found
+
+
+def experiment_plan(spec: Any, registry: Mapping[str, Any], target_seconds: float,
+                    record_roots: Sequence[str | Path]) -> ExperimentPlan:
+    """The plan of one experiment (:class:`~redecorate.experiments.ExperimentSpec`): its jobs
+    as the workflow plans them, each unit priced by the kind's cost model and looked up by
+    unit key under ``record_roots`` (``records_from`` and this scale's results directory)."""
+    from redecorate.job_records import unit_key
+    from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minutes
+
+    kind = spec.experiment_kind
+    settings = kind.job_settings(spec)
+    roots = [str(r) for r in record_roots]
+    rows = []
+    for dataset, chunks in plan_experiment(spec, registry, target_seconds).items():
+        shape = dataset_shape(registry[dataset], dataset)
+        recorded = _recorded(roots, dataset)
+        units = done = jobs_left = limits = 0
+        planned = left = done_planned = done_measured = 0.0
+        for chunk in chunks:
+            chunk_left = False
+            for unit in chunk.units:
+                cost = max(0.0, float(kind.unit_cost(settings, unit, shape)))
+                units += 1
+                planned += cost
+                key = unit_key(kind, settings, unit, dataset)
+                if key in recorded:
+                    done += 1
+                    done_planned += cost
+                    done_measured += recorded[key]
+                else:
+                    left += cost
+                    chunk_left = True
+            if chunk_left:
+                jobs_left += 1
+                limits += runtime_minutes(chunk)
+        rows.append(DatasetPlan(dataset, units, done, len(chunks), jobs_left, planned, left,
+                                done_planned, done_measured, limits))
+    return ExperimentPlan(spec.name, str(spec.scale), tuple(rows))
+
+
+def read_bundling(profile: str | Path) -> Bundling:
+    """The experiment jobs' bundling of a Snakemake profile directory (or its
+    ``config.yaml``): the group of rule ``experiment_job``, its ``group-components`` and the
+    profile's ``cores``; one job per cluster job when the profile groups nothing."""
+    import yaml
+
+    path = Path(profile)
+    path = path / "config.yaml" if path.is_dir() else path
+    try:
+        values = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise SystemExit(f"--profile {profile}: cannot read {path}: {exc}") from None
+
+    def pairs(key: str) -> dict[str, str]:
+        items = values.get(key) or []
+        items = [f"{k}={v}" for k, v in items.items()] if isinstance(items, Mapping) else items
+        return dict(str(item).split("=", 1) for item in items if "=" in str(item))
+
+    group = pairs("groups").get("experiment_job")
+    components = int(pairs("group-components").get(group, 1)) if group else 1
+    return Bundling(str(profile), max(1, components), max(1, int(values.get("cores") or 1)))
+
+
+def _hours(seconds: float) -> str:
+    hours = seconds / _HOUR
+    return f"{hours:,.1f}" if hours >= 0.05 or seconds == 0 else "<0.1"
+
+
+def _ratio(plan: ExperimentPlan) -> str:
+    ratio = plan.plan_ratio
+    return "–" if ratio is None else f"{ratio:.2f}"
+
+
+def _projected(plan: ExperimentPlan) -> str:
+    """CPU left corrected by how far the plan was off on this experiment's recorded units."""
+    ratio = plan.plan_ratio
+    return "–" if ratio is None or plan.recorded < 3 else _hours(plan.left_s / ratio)
+
+
+_HEADER = ("| experiment | scale | units | recorded | left | jobs | jobs left | CPU h, all (plan) "
+           "| CPU h left (plan) | plan / measured, recorded units | CPU h left (× measured) |\n"
+           "| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |")
+
+
+def _row(name: str, scale: str, plan: ExperimentPlan | Any) -> str:
+    return (f"| {name} | {scale} | {plan.units:,} | {plan.recorded:,} | {plan.units - plan.recorded:,} "
+            f"| {plan.jobs:,} | {plan.jobs_left:,} | {_hours(plan.planned_s)} | {_hours(plan.left_s)} "
+            f"| {_ratio(plan)} | {_projected(plan)} |")
+
+
+def format_plan(plans: Sequence[ExperimentPlan], *, records: Sequence[str], by_dataset: bool = False,
+                bundling: Bundling | None = None, cores: int = 1,
+                skipped: Mapping[str, Mapping[str, str]] | None = None) -> str:
+    """The plan as Markdown: one row per experiment (and dataset), the total, what a local
+    run or a cluster allocation needs, and how to read the columns."""
+    lines = [f"Units already recorded are looked up by unit key in: {', '.join(records) or '(nothing)'}.",
+             "", _HEADER]
+    for plan in plans:
+        lines.append(_row(f"`{plan.experiment}`", plan.scale, plan))
+        if by_dataset:
+            for d in plan.datasets:
+                lines.append(_row(f"  {d.dataset}", "", ExperimentPlan(plan.experiment, plan.scale, (d,))))
+    total = ExperimentPlan("total", "", tuple(d for plan in plans for d in plan.datasets))
+    lines.append(_row("**total**", "", total))
+    left_jobs, left_s = total.jobs_left, total.left_s
+    lines += ["", f"Left: {total.units - total.recorded:,} units in {left_jobs:,} jobs, "
+              f"{_hours(left_s)} CPU h by the plan."]
+    if bundling is None:
+        lines.append(f"Locally with --cores {cores}: about {_hours(left_s / max(1, cores))} h of wall time "
+                     "(single-threaded jobs, one per core).")
+    else:
+        cluster_jobs = math.ceil(left_jobs / bundling.components) if left_jobs else 0
+        lines.append(
+            f"With the profile {bundling.profile}: {bundling.components} experiment jobs per cluster job, "
+            f"run {bundling.cores} at a time: about {cluster_jobs:,} cluster jobs of {bundling.cores} CPUs. "
+            f"Their time limits (`runtime`: 10x each job's estimate, at least 20 min) add up to "
+            f"{total.limit_minutes_left / 60:,.0f} job-hours: a kill limit, not the cost; "
+            f"allocate by the CPU h above.")
+    for name, dropped in (skipped or {}).items():
+        for dataset in dropped:
+            lines.append(f"Not planned: `{name}` on {dataset} (offline: not in the data mirror).")
+    lines += ["", "Columns: *recorded* units are found by unit key as a job with `records_from` finds "
+              "them, so they are read, not computed. *plan / measured* is the cost plan's CPU over the "
+              "measured CPU of the recorded units (1 = exact; below 1 the plan underestimates); "
+              "*× measured* corrects the CPU left by it (shown from 3 recorded units on). A job is "
+              "*left* when any of its units is."]
+    return "\n".join(lines) + "\n"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python3 -m redecorate.plan",
+        description="What a run of the workflow has left to do: units, recorded units, CPU "
+                    "hours by the calibrated plan, jobs and cluster bundling. Takes the "
+                    "workflow's --config values as key=value.")
+    parser.add_argument("config", nargs="*", metavar="key=value",
+                        help="configuration values, as after snakemake --config (e.g. scale=pilot "
+                             "experiments=[ch6_active] records_from=reproduced)")
+    parser.add_argument("--profile", help="a Snakemake profile (e.g. workflow/profiles/slurm): show "
+                                          "how its cluster jobs bundle the jobs left")
+    parser.add_argument("--cores", type=int, default=1, help="cores of a local run (wall-time estimate)")
+    parser.add_argument("--by-dataset", action="store_true", help="a row per dataset too")
+    parser.add_argument("--repo", default=".", help="the repository (default: the current directory)")
+    return parser
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    """Print the plan of the configuration given on the command line."""
+    from redecorate.config import ExperimentConfigError
+    from redecorate.run_config import load_run, parse_config_values
+
+    args = _parser().parse_args(list(argv) if argv is not None else None)
+    repo = Path(args.repo)
+    if not (repo / "config" / "config.yaml").is_file():
+        print(f"{repo.resolve()} is not the repository root (no config/config.yaml); run from it "
+              "or give --repo", file=sys.stderr)
+        return 2
+    try:
+        run = load_run(parse_config_values(args.config), repo)
+    except ExperimentConfigError as exc:
+        print(f"Invalid configuration.\n{exc}", file=sys.stderr)
+        return 2
+    roots = [r for r in (run.config.get("records_from"), run.results) if r]
+    roots = list(dict.fromkeys(str(r) for r in roots))
+    plans = [experiment_plan(spec, run.registry, float(run.config["job_seconds"]), roots)
+             for spec in run.experiments.values()]
+    bundling = read_bundling(args.profile) if args.profile else None
+    print(format_plan(plans, records=roots, by_dataset=args.by_dataset, bundling=bundling,
+                      cores=args.cores, skipped=run.skipped), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

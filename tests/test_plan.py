@@ -1,0 +1,164 @@
+"""The planner (``python3 -m redecorate.plan``): what a run has left, priced and counted as the
+workflow would run it.
+
+Its promises: a unit counts as recorded exactly when a job with ``records_from`` would read it
+(same unit key, any file under ``<dir>/*/records/<dataset>/``), never by position or name; the
+CPU left is the kind's cost model summed over the units not recorded; a job is left when any
+of its units is; the jobs are the workflow's own (``snakemake -n`` plans the same number); and
+cluster bundling is read from the profile the user names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import smoke_support as smoke
+
+from redecorate.job_records import job_record_info, unit_key, write_job_records
+from redecorate.kinds.jobs import Chunk, dataset_shape, plan_experiment, runtime_minutes
+from redecorate.plan import experiment_plan, format_plan, main, read_bundling
+from redecorate.run_config import load_run, parse_config_values
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def quick_run():
+    """ch4_passive at the quick scale (scikit-learn's bundled data: no mirror needed)."""
+    return load_run({"scale": "quick", "experiments": ["ch4_passive"]}, REPO)
+
+
+def _fake_job_file(path: Path, keys: list[str], units: list[dict], cpu: float) -> None:
+    """A job file holding ``units`` under ``keys`` (one record row each; the planner reads
+    only the metadata)."""
+    frame = pd.DataFrame({"value": [1.0] * len(units)})
+    write_job_records(frame, path, units=units, unit_keys=keys, unit_rows=[1] * len(units),
+                      unit_cpu_s=[cpu] * len(units), unit_sources=[None] * len(units),
+                      git={"commit": "test"}, cpu_s=cpu * len(units))
+
+
+def test_recorded_units_are_found_by_key_and_the_rest_priced_by_the_cost_model(quick_run, tmp_path: Path) -> None:
+    spec = quick_run.experiments["ch4_passive"]
+    kind, settings = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+    dataset = spec.datasets[0]
+    units = [dict(u) for u in kind.units(spec)]
+    kept = [units[2], units[5]]  # not a prefix: a positional count would be wrong
+    # Kept under another experiment's folder, as records_from allows; plus a unit of a run the
+    # experiment does not have, which the plan must not count.
+    keys = [unit_key(kind, settings, u, dataset) for u in kept]
+    _fake_job_file(tmp_path / "elsewhere" / "records" / dataset / "chunk9.parquet", keys, kept, cpu=10.0)
+    wrong_key = unit_key(kind, settings, {"algorithm": units[0]["algorithm"], "run": 99}, dataset)
+    _fake_job_file(tmp_path / "elsewhere" / "records" / dataset / "chunk10.parquet", [wrong_key],
+                   [{"algorithm": units[0]["algorithm"], "run": 99}], cpu=1000.0)
+
+    plan = experiment_plan(spec, quick_run.registry, 120.0, [tmp_path])
+    row = next(d for d in plan.datasets if d.dataset == dataset)
+    shape = dataset_shape(quick_run.registry[dataset], dataset)
+    costs = [kind.unit_cost(settings, u, shape) for u in units]
+    assert row.units == len(units)
+    assert row.recorded == 2
+    assert row.done_measured_s == pytest.approx(20.0)
+    assert row.done_planned_s == pytest.approx(costs[2] + costs[5])
+    assert row.left_s == pytest.approx(sum(costs) - costs[2] - costs[5])
+    # Nothing recorded on the other datasets.
+    assert all(d.recorded == 0 for d in plan.datasets if d.dataset != dataset)
+    assert plan.plan_ratio == pytest.approx((costs[2] + costs[5]) / 20.0)
+
+
+def test_a_job_is_left_when_any_of_its_units_is(quick_run, tmp_path: Path) -> None:
+    spec = quick_run.experiments["ch4_passive"]
+    kind, settings = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+    chunks = plan_experiment(spec, quick_run.registry, 5.0)  # small jobs: several per dataset
+    dataset = next(d for d, c in chunks.items() if len(c) >= 2 and len(c[0].units) >= 2)
+    first = chunks[dataset][0]
+    whole = [dict(u) for u in first.units]
+    _fake_job_file(tmp_path / "x" / "records" / dataset / "a.parquet",
+                   [unit_key(kind, settings, u, dataset) for u in whole], whole, cpu=1.0)
+    # The second job has all but its last unit recorded: still left.
+    partial = [dict(u) for u in chunks[dataset][1].units][:-1]
+    if partial:
+        _fake_job_file(tmp_path / "x" / "records" / dataset / "b.parquet",
+                       [unit_key(kind, settings, u, dataset) for u in partial], partial, cpu=1.0)
+    row = next(d for d in experiment_plan(spec, quick_run.registry, 5.0, [tmp_path]).datasets
+               if d.dataset == dataset)
+    assert row.jobs == len(chunks[dataset])
+    assert row.jobs_left == len(chunks[dataset]) - 1
+    assert row.limit_minutes_left == sum(runtime_minutes(c) for c in chunks[dataset][1:])
+
+
+def test_time_limits_err_high_with_a_floor() -> None:
+    assert runtime_minutes(Chunk((), 1.0)) == 20
+    assert runtime_minutes(Chunk((), 600.0)) == 100  # 10x ten minutes
+    assert runtime_minutes(Chunk((), 601.0)) == 101
+
+
+def test_bundling_is_read_from_the_named_profile(tmp_path: Path) -> None:
+    slurm = read_bundling(REPO / "workflow" / "profiles" / "slurm")
+    assert (slurm.components, slurm.cores) == (4, 2)
+    (tmp_path / "config.yaml").write_text("cores: 8\n")
+    assert (read_bundling(tmp_path).components, read_bundling(tmp_path).cores) == (1, 8)
+
+
+def test_the_report_totals_and_says_what_the_time_limits_are(quick_run, tmp_path: Path) -> None:
+    spec = quick_run.experiments["ch4_passive"]
+    plan = experiment_plan(spec, quick_run.registry, 120.0, [tmp_path])
+    text = format_plan([plan, plan], records=[str(tmp_path)],
+                       bundling=read_bundling(REPO / "workflow" / "profiles" / "slurm"))
+    total = next(line for line in text.splitlines() if line.startswith("| **total**"))
+    assert f"| {2 * plan.units:,} | 0 | {2 * plan.units:,} |" in total
+    assert "kill limit, not the cost" in text
+    assert f"about {-(-2 * plan.jobs_left // 4):,} cluster jobs" in text
+
+
+def test_config_values_are_read_as_snakemake_reads_them() -> None:
+    assert parse_config_values(["experiments=[ch6_active,ch6_utility]", "job_seconds=300",
+                                "records_from=null", "scale=pilot"]) == {
+        "experiments": ["ch6_active", "ch6_utility"], "job_seconds": 300, "records_from": None,
+        "scale": "pilot"}
+
+
+def test_a_configuration_mistake_is_reported_before_anything_is_planned(capsys) -> None:
+    assert main(["--repo", str(REPO), "experiments=[no_such_experiment]"]) == 2
+    err = capsys.readouterr().err
+    assert "no_such_experiment" in err and "Invalid configuration" in err
+    assert main(["--repo", str(REPO), "scale"]) == 2
+    assert "key=value" in capsys.readouterr().err
+
+
+def test_committed_runs_are_recorded_under_todays_unit_keys() -> None:
+    """Every committed job file of an experiment of config/experiments at its run's scale holds
+    the units under the keys today's file gives them, so ``records_from=reproduced`` (and the
+    plan) find them. Keys stored by tools/key_combined_records.py for the runs committed
+    before job files carried keys are held to the same."""
+    checked = 0
+    for provenance in sorted((REPO / "reproduced").glob("*/provenance.json")):
+        name = provenance.parent.name
+        if not (REPO / "config" / "experiments" / f"{name}.yaml").is_file():
+            continue
+        scale = json.loads(provenance.read_text())["experiment"]["settings"]["scale"]
+        run = load_run({"scale": scale, "experiments": [name]}, REPO)
+        spec = run.experiments[name]
+        kind, settings = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+        for path in sorted((provenance.parent / "records").glob("*/*.parquet")):
+            info = job_record_info(path)
+            for unit, key in zip(info["units"], info["unit_keys"], strict=True):
+                assert unit_key(kind, settings, unit, path.parent.name) == key, (path, unit)
+                checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.workflow
+@pytest.mark.skipif(not (smoke.MIRROR / "iris.arff").is_file(), reason="needs the ARFF mirror")
+def test_the_plan_has_the_jobs_snakemake_would_run(tmp_path: Path, capsys) -> None:
+    config = ["scale=smoke", "experiments=[ch4_passive,ch6_active]", f"data_mirror={smoke.MIRROR}"]
+    dry = smoke.run_snakemake(tmp_path, "-n", "--config", *config)
+    assert dry.returncode == 0, dry.stderr
+    planned = int(re.search(r"experiment_job\s+(\d+)", dry.stdout).group(1))
+    assert main(["--repo", str(REPO), *config]) == 0
+    total = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| **total**"))
+    cells = [c.strip() for c in total.split("|")]
+    assert int(cells[6].replace(",", "")) == planned
