@@ -198,6 +198,47 @@ def test_the_geometric_schedule_makes_the_asked_batches_and_ends_at_the_pool() -
             assert steps[-1] >= steps[0]
 
 
+@pytest.mark.parametrize("growth", ["linear", "equal"])
+def test_the_ablation_schedules_make_the_asked_batches_growing_as_named(growth: str) -> None:
+    from redecorate.active.curve import schedule_sizes
+
+    for pool, initial, batches in [(900, 10, 33), (3000, 10, 33), (40, 5, 33), (12, 5, 3)]:
+        sizes = schedule_sizes(pool, initial, batches, growth)
+        assert sizes[0] == initial and sizes[-1] == pool
+        assert len(sizes) == min(batches, pool - initial) + 1
+        steps = np.diff(sizes)
+        assert (steps >= 1).all()
+    steps = np.diff(schedule_sizes(3000, 10, 33, growth))
+    if growth == "equal":  # every batch within rounding of (3000 - 10) / 33
+        assert steps.max() - steps.min() <= 1
+    else:  # batch i holds about i times the first: the last about 33 times
+        assert 25 <= steps[-1] / steps[0] <= 40
+        assert np.all(np.diff(steps) >= -1)
+    geometric = np.diff(schedule_sizes(3000, 10, 33, "geometric"))
+    assert geometric[-1] / geometric[0] > 50  # geometric grows fastest: the three differ
+    with pytest.raises(ValueError, match="growth 'quadratic'"):
+        schedule_sizes(100, 10, 5, "quadratic")
+
+
+def test_the_default_growth_leaves_the_unit_keys_of_the_committed_records(tmp_path: Path) -> None:
+    """``growth: geometric`` written out keys like the files that leave it out (the committed
+    chapter-7 records); another growth is another key, so an ablation never reuses them."""
+    from redecorate.job_records import unit_key
+
+    kind = get_kind("active")
+    source = REPO / "config" / "experiments" / "ch7_binary.yaml"
+    keys = {}
+    for growth in (None, "geometric", "linear"):
+        data = yaml.safe_load(source.read_text())
+        if growth:
+            data["schedule"]["growth"] = growth
+        path = tmp_path / f"{growth}.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+        spec = load_experiment(path, schema=SCHEMA)
+        keys[growth] = unit_key(kind, kind.job_settings(spec), {"algorithm": "bootstrap_js", "run": 0}, "vote")
+    assert keys[None] == keys["geometric"] != keys["linear"]
+
+
 def test_probability_comparisons_on_curves_known_by_hand() -> None:
     from redecorate.report.active import probability_comparisons
 

@@ -119,6 +119,39 @@ def geometric_sizes(n_pool: int, initial: int, batches: int) -> list[int]:
     return sizes
 
 
+SCHEDULE_GROWTHS: tuple[str, ...] = ("geometric", "linear", "equal")
+"""How chapter 7's batches grow (``schedule.growth``): geometrically (the reading adopted),
+linearly, or not at all; the text says only "33 batches … incrementally selected larger
+batches" (§7.3), which equal batches contradict; they are an ablation."""
+
+
+def schedule_sizes(n_pool: int, initial: int, batches: int, growth: str = "geometric") -> list[int]:
+    """The labeled-set sizes of ``batches`` batches from ``initial`` examples to the pool.
+
+    ``geometric``: :func:`geometric_sizes`. ``linear``: batch i holds about i·a examples, so
+    s_i = initial + (n_pool − initial) · i(i + 1) / (B(B + 1)). ``equal``: s_i = initial +
+    (n_pool − initial) · i / B. Sizes are rounded and made strictly increasing, the last is
+    the pool, as for the geometric schedule.
+    """
+    if growth == "geometric":
+        return geometric_sizes(n_pool, initial, batches)
+    if growth not in SCHEDULE_GROWTHS:
+        raise ValueError(f"schedule growth {growth!r} is not one of {', '.join(SCHEDULE_GROWTHS)}")
+    n_pool = _positive_int(n_pool, "n_pool")
+    initial = _positive_int(initial, "initial")
+    batches = _positive_int(batches, "batches")
+    if initial >= n_pool:
+        return [n_pool]
+    span = n_pool - initial
+    sizes = [initial]
+    for i in range(1, batches + 1):
+        share = i * (i + 1) / (batches * (batches + 1)) if growth == "linear" else i / batches
+        remaining = batches - i
+        sizes.append(min(max(initial + round(span * share), sizes[-1] + 1), n_pool - remaining))
+    sizes[-1] = n_pool
+    return sizes
+
+
 def _label_codes(y, classes: np.ndarray) -> np.ndarray:
     lookup = {v: i for i, v in enumerate(classes.tolist())}
     return np.array([lookup.get(v, -1) for v in np.asarray(y, dtype=object).tolist()],

@@ -88,9 +88,9 @@ SCHEMA: dict[str, Any] = {
         "schedule": {
             "description": (
                 "chapter 7's acquisition schedule instead of a fixed batch size: 'batches' "
-                "batches growing geometrically from 'initial' labeled examples to the whole "
-                "pool (the dissertation makes 33 and prints neither sizes nor the initial set, "
-                "spec E7)"
+                "batches growing geometrically (or as 'growth' says) from 'initial' labeled "
+                "examples to the whole pool (the dissertation makes 33 and prints neither "
+                "sizes nor the initial set, spec E7)"
             ),
             "type": "object",
             "additionalProperties": False,
@@ -98,6 +98,14 @@ SCHEMA: dict[str, Any] = {
             "properties": {
                 "initial": {"type": "integer", "minimum": 1},
                 "batches": {"type": "integer", "minimum": 1},
+                "growth": {
+                    "description": (
+                        "how the batches grow: geometric (the reading adopted; the default, "
+                        "left out of unit keys), linear or equal (ablations, "
+                        "reproduced/ch7_readings_schedule)"
+                    ),
+                    "enum": ["geometric", "linear", "equal"],
+                },
             },
         },
         "metrics": {
@@ -158,16 +166,22 @@ class ActiveSettings(KindSettings):
         batch_size: m, examples labeled per iteration.
         initial_size: the random initial labeled set; None: one batch.
         max_labeled: where each curve stops (Table 6.4's maximum train size); None: the pool.
-        schedule: chapter 7's ``{initial, batches}`` geometric schedule instead of batches
-            of m; None: batches of m.
+        schedule: chapter 7's ``{initial, batches}`` schedule of growing batches instead of
+            batches of m (``growth`` other than geometric, an ablation, is kept; the default
+            is dropped so that unit keys stay those of the committed records); None:
+            batches of m.
         metrics: what each curve point records (``accuracy`` always).
     """
 
     batch_size: int | Mapping[str, int] | None = None
     initial_size: int | Mapping[str, int] | None = None
     max_labeled: int | Mapping[str, int] | None = None
-    schedule: Mapping[str, int] | None = None
+    schedule: Mapping[str, Any] | None = None
     metrics: tuple[str, ...] = ("accuracy",)
+
+    def __post_init__(self) -> None:
+        if self.schedule is not None and self.schedule.get("growth") == "geometric":
+            object.__setattr__(self, "schedule", {k: v for k, v in self.schedule.items() if k != "growth"})
 
 
 def per_dataset(value: Any, dataset: str, default: int | None) -> int | None:
@@ -192,6 +206,15 @@ def _system_entry(spec: Any, label: str) -> dict[str, Any]:
     return {"system": name, "params": params}
 
 
+def _schedule_sizes(schedule: Mapping[str, Any] | None, pool: int) -> list[int] | None:
+    """Chapter 7's labeled-set sizes on a pool, or None for batches of a fixed size."""
+    from redecorate.active.curve import schedule_sizes
+
+    if schedule is None:
+        return None
+    return schedule_sizes(pool, schedule["initial"], schedule["batches"], schedule.get("growth", "geometric"))
+
+
 def _fold_settings(options: ActiveSettings, dataset: str) -> dict[str, Any]:
     m = per_dataset(options.batch_size, dataset, 1)
     return {
@@ -204,7 +227,7 @@ def _fold_settings(options: ActiveSettings, dataset: str) -> dict[str, Any]:
 def _evaluate_fold(fold: Fold) -> list[Record]:
     """One fold's learning curve: the training fold is the pool, the test fold held out; one
     record per (labeled-set size, metric), ``point`` and ``n_train`` the labeled examples."""
-    from redecorate.active.curve import active_learning_curve, geometric_sizes
+    from redecorate.active.curve import active_learning_curve
 
     job, options, dataset = fold.job, fold.job.options, fold.dataset
     system = fold.entry
@@ -212,9 +235,7 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
     # The fold's stream: keyed by (seed, dataset, run, fold), never by the system, so
     # every system of a fold starts from the same labeled examples.
     seed = seed_sequence(job.seed, "active", dataset.name, fold.run, fold.index)
-    schedule = options.schedule
-    sizes = (None if schedule is None
-             else geometric_sizes(len(fold.train), schedule["initial"], schedule["batches"]))  # fmt: skip
+    sizes = _schedule_sizes(options.schedule, len(fold.train))
     curve = active_learning_curve(
         dataset.X.iloc[fold.train], dataset.y.iloc[fold.train], dataset.X.iloc[fold.test],
         dataset.y.iloc[fold.test], system["system"], system["params"], seed=seed, sizes=sizes,
@@ -278,12 +299,8 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     k = job.folds
     pool = _pool_size(shape, k)
     options = job.options
-    schedule = options.schedule
-    if schedule is not None:
-        from redecorate.active.curve import geometric_sizes
-
-        sizes = geometric_sizes(pool, schedule["initial"], schedule["batches"])
-    else:
+    sizes = _schedule_sizes(options.schedule, pool)
+    if sizes is None:
         fold = _fold_settings(options, shape.name)
         sizes = labeled_set_sizes(pool, fold["batch_size"], min(fold["initial_size"], pool),
                                   fold["max_labeled"])  # fmt: skip
