@@ -344,3 +344,69 @@ def test_merging_identical_masked_rows_changes_no_curve(autos, monkeypatch, lear
     merged = curve()
     monkeypatch.setattr(base, "merge_identical_rows", _no_merging)
     assert curve() == merged
+
+
+# -- what a fold costs: the distinct rows a learner sees --------------------------------------
+def _nominal_pool(n: int, seed: int) -> tuple[pd.DataFrame, pd.Series]:
+    """Few-valued nominal features, so that masked rows coincide a lot."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({f"a{j}": pd.Categorical(rng.integers(0, 3, n).astype(str), categories=["0", "1", "2"])
+                      for j in range(10)})
+    return X, pd.Series(pd.Categorical(rng.integers(0, 2, n).astype(str)))
+
+
+def test_expected_distinct_rows_start_exact_end_at_the_pool_and_match_random_acquisition() -> None:
+    from redecorate.active.acquisition import acquisition_start, expected_distinct_rows
+    from redecorate.learners.base import merge_identical_rows
+
+    X, y = _nominal_pool(400, 1)
+    start = acquisition_start(X, y, seed=np.random.SeedSequence(3), batch_size=20, known_fraction=0.3)
+    expected = expected_distinct_rows(start, 20)
+    state = start.state
+    incomplete = state.incomplete
+    groups = len(merge_identical_rows(state.matrix()[incomplete], start.y[incomplete])[0])
+    assert groups < incomplete.size / 4  # the test needs rows that coincide
+    assert expected[0] == pytest.approx(int(state.complete.sum()) + groups)
+    assert expected[-1] == 400 and len(expected) == 1 + (400 - 20) // 20
+    assert np.all(np.diff(expected) > 0) or np.all(np.diff(expected[1:]) >= 0)
+    # Random acquisition, simulated: the mean distinct (row, class) pairs at every fit.
+    rng = np.random.default_rng(0)
+    seen = np.zeros(len(expected))
+    for _ in range(200):
+        trial = FeatureAcquisition(start.X, state.known, np.flatnonzero(state.complete))
+        for i in range(len(expected)):
+            left = trial.incomplete
+            seen[i] += (int(trial.complete.sum())
+                        + len(merge_identical_rows(trial.matrix()[left], start.y[left])[0]) if left.size else 400)
+            if left.size:
+                trial.acquire(rng.choice(left, size=min(20, left.size), replace=False))
+    np.testing.assert_allclose(expected, seen / 200, rtol=0.02)
+
+
+def test_the_plan_prices_a_fold_from_its_own_known_features(autos) -> None:
+    """Folds whose known features leave fewer distinct masked rows are priced lower; without
+    the data every fold of a unit is priced alike (the workflow's packing)."""
+    import dataclasses
+
+    from redecorate.data import load_registry
+    from redecorate.experiments import load_experiment
+    from redecorate.kinds.jobs import dataset_shape
+
+    registry = load_registry(REPO / "config" / "datasets.yaml")
+    spec = load_experiment(REPO / "config" / "experiments" / "ch8_afa.yaml",
+                           schema=REPO / "workflow" / "schemas" / "experiment.schema.yaml")
+    kind, job = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+    shape = dataset_shape(registry["autos"], "autos")
+    with_data = dataclasses.replace(shape, data=lambda: autos)
+    units = [{"algorithm": "decorate_random", "run": 0, "fold": f} for f in range(10)]
+    blind = {kind.unit_cost(job, u, shape) for u in units}
+    assert len(blind) == 1
+    priced = [kind.unit_cost(job, u, with_data) for u in units]
+    assert len(set(priced)) > 1
+    from redecorate.kinds.acquisition import _data_rows  # the kind's own pricing
+    from redecorate.protocol.folds import run_folds
+
+    splits = run_folds(autos, 10, run=0, seed=job.seed)
+    entry = job.algorithms["decorate_random"]
+    first = [_data_rows(job, entry, autos, 0, f, splits[f][0])[0] for f in range(10)]
+    assert np.argsort(first).tolist() == np.argsort(priced).tolist()

@@ -21,15 +21,16 @@ workflow uses, so the plan prices exactly the jobs Snakemake would run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Bundling", "DatasetPlan", "ExperimentPlan", "experiment_plan", "format_plan", "main",
+__all__ = ["Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "main",
            "read_bundling"]
 
 _HOUR = 3600.0
@@ -109,11 +110,41 @@ def _recorded(roots: Sequence[str], dataset: str) -> dict[str, float]:
     return found
 
 
+def data_loader(dataset: str, registry: Mapping[str, Any], data_dir: str | Path,
+                mirror: str | Path | None) -> Callable[[], Any]:
+    """Loads ``dataset`` once, when a cost model asks for it: the workflow's prepared copy
+    (``<data_dir>/prepared/<dataset>.parquet``) if there is one, else the mirror's file; None
+    when neither is at hand (nothing is downloaded to plan)."""
+
+    @cache
+    def load() -> Any:
+        from redecorate.data import load_dataset, load_prepared
+
+        prepared = Path(data_dir) / "prepared" / f"{dataset}.parquet"
+        if prepared.is_file():
+            found = load_prepared(prepared)
+        elif mirror is not None:
+            try:
+                found = load_dataset(dataset, registry=registry, data_dir=data_dir, mirror=mirror)
+            except Exception:  # noqa: BLE001 - only what the mirror has is priced from data
+                return None
+        else:
+            return None
+        return dataclasses.replace(found, name=dataset)
+
+    return load
+
+
 def experiment_plan(spec: Any, registry: Mapping[str, Any], target_seconds: float,
-                    record_roots: Sequence[str | Path]) -> ExperimentPlan:
+                    record_roots: Sequence[str | Path],
+                    data: Callable[[str], Callable[[], Any]] | None = None) -> ExperimentPlan:
     """The plan of one experiment (:class:`~redecorate.experiments.ExperimentSpec`): its jobs
     as the workflow plans them, each unit priced by the kind's cost model and looked up by
-    unit key under ``record_roots`` (``records_from`` and this scale's results directory)."""
+    unit key under ``record_roots`` (``records_from`` and this scale's results directory).
+
+    ``data`` (dataset -> a loader, :func:`data_loader`) lets a kind whose cost depends on the
+    data price from it (chapter 8's: how many masked rows coincide); the jobs are packed as
+    the workflow packs them, from the declared sizes alone."""
     from redecorate.job_records import unit_key
     from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minutes
 
@@ -123,6 +154,8 @@ def experiment_plan(spec: Any, registry: Mapping[str, Any], target_seconds: floa
     rows = []
     for dataset, chunks in plan_experiment(spec, registry, target_seconds).items():
         shape = dataset_shape(registry[dataset], dataset)
+        if data is not None:
+            shape = dataclasses.replace(shape, data=data(dataset))
         recorded = _recorded(roots, dataset)
         units = done = jobs_left = limits = 0
         planned = left = done_planned = done_measured = 0.0
@@ -272,7 +305,13 @@ def main(argv: Iterable[str] | None = None) -> int:
         return 2
     roots = [r for r in (run.config.get("records_from"), run.results) if r]
     roots = list(dict.fromkeys(str(r) for r in roots))
-    plans = [experiment_plan(spec, run.registry, float(run.config["job_seconds"]), roots)
+    loaders: dict[str, Callable[[], Any]] = {}
+
+    def data(dataset: str) -> Callable[[], Any]:
+        return loaders.setdefault(dataset, data_loader(dataset, run.registry, run.config["data_dir"],
+                                                       run.config.get("data_mirror")))
+
+    plans = [experiment_plan(spec, run.registry, float(run.config["job_seconds"]), roots, data)
              for spec in run.experiments.values()]
     bundling = read_bundling(args.profile) if args.profile else None
     print(format_plan(plans, records=roots, by_dataset=args.by_dataset, bundling=bundling,

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -49,9 +50,12 @@ __all__ = [
     "KNOWN_MODES",
     "MISSING_MODES",
     "SCORERS",
+    "AcquisitionStart",
     "FeatureAcquisition",
     "acquisition_curve",
+    "acquisition_start",
     "error_sampling_scores",
+    "expected_distinct_rows",
     "impute_hidden",
     "known_features",
     "known_features_per_instance",
@@ -183,6 +187,86 @@ def select_acquisitions(scorer: str, proba: np.ndarray | None, y_codes: np.ndarr
     return candidates[order[:m]]
 
 
+@dataclass(frozen=True)
+class AcquisitionStart:
+    """The state a fold's acquisition curve starts from, and the seeds of what follows.
+
+    Attributes:
+        schema: the pool's feature schema; ``X`` the encoded pool, ``y`` its class codes,
+            ``classes`` the labels in code order.
+        state: :class:`FeatureAcquisition` with the known features and the initial G.
+        choices: seeds the acquisitions' random draws; ``learners`` each iteration's learner.
+    """
+
+    schema: Any
+    X: np.ndarray
+    y: np.ndarray
+    classes: np.ndarray
+    state: FeatureAcquisition
+    choices: np.random.SeedSequence
+    learners: np.random.SeedSequence
+
+
+def acquisition_start(X_pool: pd.DataFrame, y_pool: pd.Series, *, seed: np.random.SeedSequence,
+                      batch_size: int, known_fraction: float, known: str = "per_split",
+                      initial_size: int | None = None) -> AcquisitionStart:
+    """What :func:`acquisition_curve` starts from: the known features and initial G drawn
+    from ``seed`` (the fold's), before any learner runs.
+
+    Why apart: what a fold costs depends on it (how many masked rows coincide, so that the
+    learner sees fewer distinct rows), and the planner prices a fold from it without
+    fitting anything (:func:`expected_distinct_rows`).
+    """
+    from redecorate.learners.features import FeatureSchema
+
+    setup, choices, learners = seed.spawn(3)
+    setup_rng = np.random.default_rng(setup)
+    schema = FeatureSchema.from_input(X_pool)
+    Xe = schema.encode(X_pool)
+    classes = np.asarray(y_pool.cat.categories)
+    y_codes = pd.Categorical(y_pool).codes.astype(np.int64)
+    shown = (known_features(Xe.shape[1], known_fraction, setup_rng) if known == "per_split" else
+             known_features_per_instance(*Xe.shape, known_fraction, setup_rng))  # fmt: skip
+    initial = setup_rng.choice(len(y_codes), size=min(initial_size or batch_size, len(y_codes)), replace=False)
+    return AcquisitionStart(schema, Xe, y_codes, classes, FeatureAcquisition(Xe, shown, initial), choices, learners)
+
+
+def expected_distinct_rows(start: AcquisitionStart, batch_size: int) -> np.ndarray:
+    """The distinct (row, class) pairs the learner is expected to see at each fit of the curve.
+
+    Complete instances are distinct as the data are; the incomplete ones show only the known
+    features, and identical masked rows are merged before a fit (``merge_identical``): with
+    one set of known features per split, 1–97 % of hypothyroid's pool is distinct at the
+    start. After each batch m more instances are complete; the incomplete rows left are taken
+    as a uniform sample of the first ones (exact for random acquisition in expectation; Error
+    Sampling's choice is not known before it runs), so a group of g identical masked rows
+    survives among k of N with probability 1 − C(N − g, k) / C(N, k).
+    """
+    from scipy.special import gammaln
+
+    from redecorate.learners.base import merge_identical_rows
+
+    state = start.state
+    incomplete = state.incomplete
+    n_initial = int(state.complete.sum())
+    _, sizes, _ = merge_identical_rows(state.matrix()[incomplete], start.y[incomplete])
+    total = incomplete.size
+    fits = []
+    complete = n_initial
+    while True:
+        left = total - (complete - n_initial)
+        if left > 0:
+            with np.errstate(invalid="ignore"):
+                log_absent = (gammaln(total - sizes + 1) - gammaln(total - sizes - left + 1)
+                              - gammaln(total + 1) + gammaln(total - left + 1))
+            absent = np.where(total - sizes >= left, np.exp(log_absent), 0.0)
+            fits.append(complete + float(np.sum(1.0 - absent)))
+        else:
+            fits.append(float(complete))
+            return np.asarray(fits)
+        complete += min(batch_size, left)
+
+
 def acquisition_curve(
     X_pool: pd.DataFrame, y_pool: pd.Series, X_test: pd.DataFrame, y_test: pd.Series, *,
     learner: str, params: Mapping[str, Any] | None = None, scorer: str = "error_sampling",
@@ -201,7 +285,6 @@ def acquisition_curve(
     completed: a DECORATE curve on a pool of thousands runs for most of an hour.
     """
     from redecorate.learners.base import merge_identical_rows
-    from redecorate.learners.features import FeatureSchema
     from redecorate.learners.registry import make_learner
 
     if scorer not in SCORERS:
@@ -213,17 +296,12 @@ def acquisition_curve(
                          f"{', '.join(KNOWN_MODES)}, got {missing!r}, {known!r}")  # fmt: skip
     if initial_size is not None and (not isinstance(initial_size, int) or initial_size < 1):
         raise ValueError(f"initial_size must be a positive integer, got {initial_size!r}")
-    setup, choices, learners = seed.spawn(3)
-    setup_rng = np.random.default_rng(setup)
-    schema = FeatureSchema.from_input(X_pool)
-    Xe, Xt = schema.encode(X_pool), schema.encode(X_test)
-    classes = np.asarray(y_pool.cat.categories)
-    y_codes = pd.Categorical(y_pool).codes.astype(np.int64)
+    start = acquisition_start(X_pool, y_pool, seed=seed, batch_size=batch_size,
+                              known_fraction=known_fraction, known=known, initial_size=initial_size)
+    schema, y_codes, classes, state = start.schema, start.y, start.classes, start.state
+    Xt = schema.encode(X_test)
     truth = pd.Categorical(y_test, categories=classes).codes
-    shown = (known_features(Xe.shape[1], known_fraction, setup_rng) if known == "per_split" else
-             known_features_per_instance(*Xe.shape, known_fraction, setup_rng))  # fmt: skip
-    initial = setup_rng.choice(len(y_codes), size=min(initial_size or batch_size, len(y_codes)), replace=False)
-    state = FeatureAcquisition(Xe, shown, initial)
+    choices, learners = start.choices, start.learners
     rng = np.random.default_rng(choices)
     columns = X_pool.iloc[:0]
     rows = []

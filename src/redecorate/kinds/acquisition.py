@@ -150,24 +150,82 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
                    p["ensemble_size"]) for p in curve]  # fmt: skip
 
 
-MERGED_FIT_SHARE = 0.5
-"""A fit's CPU on the distinct masked rows (the loop merges identical rows) as a share of the
-registry's estimate for the whole pool. J48 fits took 0.5–0.6× the estimate in the committed
-ch8_afa run (before merging); merging made DECORATE's 2.4–3.2× faster on kr-vs-kp and
-hypothyroid (``benchmarks/acquisition_fit.py``)."""
+MASKED_FIT_FACTOR: Mapping[str, float] = {"decorate": 1.8, "other": 0.7}
+"""CPU of a fit on a masked pool against the registry's estimate for the rows it sees
+(:func:`_fit_cost`), calibrated on the committed ch8_afa units and sampled fits on
+hypothyroid (``docs/performance.md``): C4.5's fractional instances make an incomplete row
+costlier than a complete one, and DECORATE's members also learn from |pool| artificial
+rows, which merging does not shrink."""
+
+ASSUMED_DISTINCT_SHARE = 0.5
+"""The share of distinct masked rows assumed when the data are not at hand (the workflow's
+job packing): across the 50 thesis splits of hypothyroid it is 1–97 %, median 72 %; 4–17 %
+on kr-vs-kp; 12 % on anneal."""
+
+
+def _fit_cost(entry: Mapping[str, Any], rows: float, pool: float, n_attributes: int) -> float:
+    """One fit of the entry's learner that sees ``rows`` distinct rows of a pool of ``pool``."""
+    from redecorate.learners.registry import estimated_fit_seconds
+
+    if entry["learner"] == "decorate":
+        # Each member learns from the rows and from |R| = |pool| artificial rows, where the
+        # registry's estimate for n examples counts n artificial ones: the mean of the two.
+        return MASKED_FIT_FACTOR["decorate"] * estimated_fit_seconds(
+            entry["learner"], entry["params"], (rows + pool) / 2, n_attributes)
+    return MASKED_FIT_FACTOR["other"] * estimated_fit_seconds(entry["learner"], entry["params"], rows, n_attributes)
+
+
+def _assumed_rows(entry: Mapping[str, Any], pool: int) -> list[float]:
+    """Distinct rows along a curve without the data: complete ones plus the assumed share of
+    the incomplete ones."""
+    m = entry["batch_size"]
+    complete = min(_initial_size(entry, pool) or m, pool)
+    rows = []
+    while True:
+        rows.append(complete + ASSUMED_DISTINCT_SHARE * (pool - complete))
+        if complete >= pool:
+            return rows
+        complete = min(pool, complete + m)
+
+
+def _data_rows(job: JobSettings, entry: Mapping[str, Any], dataset: Any, run: int, fold: int,
+               train: Any) -> list[float]:
+    """Distinct rows along one fold's curve, from the fold's own known features and initial G
+    (:func:`redecorate.active.acquisition.expected_distinct_rows`)."""
+    from redecorate.active.acquisition import acquisition_start, expected_distinct_rows
+
+    seed = seed_sequence(job.seed, "acquisition", dataset.name, run, fold, entry["batch_size"])
+    start = acquisition_start(dataset.X.iloc[train], dataset.y.iloc[train], seed=seed,
+                              batch_size=entry["batch_size"], known_fraction=job.options.known_fraction,
+                              known=entry.get("known", "per_split"),
+                              initial_size=_initial_size(entry, len(train)))
+    return expected_distinct_rows(start, entry["batch_size"]).tolist()
 
 
 def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
-    """One fit on the whole training fold per batch, for every fold of the unit."""
-    from redecorate.learners.registry import estimated_fit_seconds
+    """One fit per batch, each priced by the distinct rows it sees, for every fold of the unit.
 
+    With the data (``shape.data``: the planner), each fold is priced from its own known
+    features, which decide how many masked rows coincide; without (the workflow's packing),
+    from :data:`ASSUMED_DISTINCT_SHARE`.
+    """
     entry = job.algorithms[unit["algorithm"]]
     k = job.folds
-    pool = shape.n_instances * (k - 1) / k
-    fits = (pool - (_initial_size(entry, round(pool)) or entry["batch_size"])) / entry["batch_size"] + 2
-    folds = 1 if "fold" in unit else k
-    return (folds * fits * MERGED_FIT_SHARE
-            * estimated_fit_seconds(entry["learner"], entry["params"], pool, shape.n_attributes))
+    folds = [int(unit["fold"])] if "fold" in unit else list(range(k))
+    dataset = shape.data() if shape.data is not None else None
+    if dataset is None:
+        pool = round(shape.n_instances * (k - 1) / k)
+        per_fold = sum(_fit_cost(entry, rows, pool, shape.n_attributes) for rows in _assumed_rows(entry, pool))
+        return len(folds) * per_fold
+    from redecorate.protocol.folds import run_folds
+
+    splits = run_folds(dataset, k, run=int(unit["run"]), seed=job.seed)
+    total = 0.0
+    for fold in folds:
+        train = splits[fold][0]
+        total += sum(_fit_cost(entry, rows, len(train), dataset.X.shape[1])
+                     for rows in _data_rows(job, entry, dataset, int(unit["run"]), fold, train))
+    return total
 
 
 def _check(spec: Any) -> None:
