@@ -150,28 +150,39 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
                    p["ensemble_size"]) for p in curve]  # fmt: skip
 
 
-MASKED_FIT_FACTOR: Mapping[str, float] = {"decorate": 1.8, "other": 0.7}
+MASKED_FIT_FACTOR: Mapping[str, float] = {"decorate": 0.8, "other": 0.7}
 """CPU of a fit on a masked pool against the registry's estimate for the rows it sees
-(:func:`_fit_cost`), calibrated on the committed ch8_afa units and sampled fits on
-hypothyroid (``docs/performance.md``): C4.5's fractional instances make an incomplete row
-costlier than a complete one, and DECORATE's members also learn from |pool| artificial
-rows, which merging does not shrink."""
+(:func:`_fit_cost`), calibrated on the committed ch8_afa units and on fits sampled along
+hypothyroid, kr-vs-kp and anneal curves (``docs/performance.md``)."""
+
+DECORATE_NUMERIC_WEIGHT = 7.5
+"""How much a numeric feature adds to a DECORATE fit on a masked pool, as a multiple of the
+factor above per unit of numeric share: each member learns from |pool| artificial rows, and
+a numeric feature's artificial values are Gaussian draws, all distinct, so every node sorts
+and scans them, where a nominal feature's few values cost little (sampled fits: kr-vs-kp,
+all nominal, 0.74x what the registry's type-blind estimate says; hypothyroid, a quarter of
+its features numeric, 2.1x)."""
 
 ASSUMED_DISTINCT_SHARE = 0.5
 """The share of distinct masked rows assumed when the data are not at hand (the workflow's
 job packing): across the 50 thesis splits of hypothyroid it is 1–97 %, median 72 %; 4–17 %
 on kr-vs-kp; 12 % on anneal."""
 
+ASSUMED_NUMERIC_SHARE = 0.25
+"""The share of numeric features assumed when the data are not at hand (the registry does
+not declare feature types)."""
 
-def _fit_cost(entry: Mapping[str, Any], rows: float, pool: float, n_attributes: int) -> float:
+
+def _fit_cost(entry: Mapping[str, Any], rows: float, pool: float, n_attributes: int,
+              numeric_share: float) -> float:
     """One fit of the entry's learner that sees ``rows`` distinct rows of a pool of ``pool``."""
     from redecorate.learners.registry import estimated_fit_seconds
 
     if entry["learner"] == "decorate":
         # Each member learns from the rows and from |R| = |pool| artificial rows, where the
         # registry's estimate for n examples counts n artificial ones: the mean of the two.
-        return MASKED_FIT_FACTOR["decorate"] * estimated_fit_seconds(
-            entry["learner"], entry["params"], (rows + pool) / 2, n_attributes)
+        factor = MASKED_FIT_FACTOR["decorate"] * (1 + DECORATE_NUMERIC_WEIGHT * numeric_share)
+        return factor * estimated_fit_seconds(entry["learner"], entry["params"], (rows + pool) / 2, n_attributes)
     return MASKED_FIT_FACTOR["other"] * estimated_fit_seconds(entry["learner"], entry["params"], rows, n_attributes)
 
 
@@ -215,15 +226,18 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     dataset = shape.data() if shape.data is not None else None
     if dataset is None:
         pool = round(shape.n_instances * (k - 1) / k)
-        per_fold = sum(_fit_cost(entry, rows, pool, shape.n_attributes) for rows in _assumed_rows(entry, pool))
+        per_fold = sum(_fit_cost(entry, rows, pool, shape.n_attributes, ASSUMED_NUMERIC_SHARE)
+                       for rows in _assumed_rows(entry, pool))
         return len(folds) * per_fold
+    from redecorate.learners.features import FeatureSchema
     from redecorate.protocol.folds import run_folds
 
     splits = run_folds(dataset, k, run=int(unit["run"]), seed=job.seed)
+    numeric = 1.0 - float(FeatureSchema.from_input(dataset.X).is_nominal.mean())
     total = 0.0
     for fold in folds:
         train = splits[fold][0]
-        total += sum(_fit_cost(entry, rows, len(train), dataset.X.shape[1])
+        total += sum(_fit_cost(entry, rows, len(train), dataset.X.shape[1], numeric)
                      for rows in _data_rows(job, entry, dataset, int(unit["run"]), fold, train))
     return total
 
