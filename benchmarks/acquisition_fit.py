@@ -55,7 +55,7 @@ from redecorate.active.acquisition import FeatureAcquisition, known_features  # 
 from redecorate.data import load_dataset, load_registry  # noqa: E402
 from redecorate.learners.base import merge_identical_rows  # noqa: E402
 from redecorate.learners.features import FeatureSchema  # noqa: E402
-from redecorate.learners.registry import make_learner  # noqa: E402
+from redecorate.learners.params import make_learner  # noqa: E402
 from redecorate.protocol import seed_sequence  # noqa: E402
 from redecorate.protocol.job import run_folds  # noqa: E402
 

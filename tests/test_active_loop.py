@@ -52,8 +52,8 @@ def partial_labels(y: pd.Series, labeled) -> pd.Series:
     return y.where(mask)
 
 
-SMALL = {"ensemble_size": 3}
-SMALL_DECORATE = {"ensemble_size": 3, "max_iterations": 6}
+SMALL = {"n_estimators": 3}
+SMALL_DECORATE = {"n_estimators": 3, "max_iterations": 6}
 
 
 def small_params(name: str) -> dict:
@@ -80,6 +80,26 @@ def test_loop_never_queries_twice_and_labels_the_whole_pool(name):
     assert learner.n_labeled_ == 48 and learner.query().size == 0
     assert sorted(learner.acquisition_order_) == list(range(48))
     assert learner.labels_.tolist() == y.cat.codes.tolist()
+
+
+@pytest.mark.parametrize("name", ["qbag", "active_decorate_js", "random"])
+def test_query_takes_scikit_activemls_call_shape_with_the_same_batches(name):
+    """``query(X, y)`` with the pool's labels so far (NaN: scikit-activeml's MISSING_LABEL)
+    in every call gives the batches of the fit/teach loop."""
+    X, y = make_data(40, classes=2, seed=2)
+    taught = make_system(name, small_params(name), batch_size=3, random_state=4)
+    taught.fit(X, partial_labels(y, [0, 9, 30]))
+    asked = make_system(name, small_params(name), batch_size=3, random_state=4)
+    labels = partial_labels(y, [0, 9, 30])
+    for _ in range(4):
+        expected = taught.query()
+        taught.teach(expected, y.iloc[expected])
+        batch = asked.query(X, labels, batch_size=3)
+        np.testing.assert_array_equal(batch, expected)
+        labels = labels.copy()
+        labels.iloc[batch] = y.iloc[batch]
+    with pytest.raises(TypeError, match="query\\(batch_size=m\\)"):
+        asked.query(3)
 
 
 def test_query_returns_the_m_best_by_the_strategy_scores():
@@ -175,12 +195,25 @@ def test_unknown_system_and_parameter_names_list_the_valid_ones():
     with pytest.raises(UnknownSystemError, match="qbag") as info:
         make_system("qbagg")
     assert "active_decorate" in str(info.value)
-    with pytest.raises(ValueError, match="valid parameters: .*ensemble_size"):
-        make_system("qboost", {"ensemble_sise": 3})
+    with pytest.raises(ValueError, match="valid parameters: .*n_estimators"):
+        make_system("qboost", {"n_estimator": 3})
+    with pytest.raises(ValueError, match="Did you mean 'n_estimators'"):
+        make_system("qboost", {"n_estimator": 3})
+    with pytest.raises(ValueError, match="'rejection_loss' parameter of Decorate"):  # the learner's own check
+        make_system("active_decorate", {"rejection_loss": "brier"})
     with pytest.raises(ValueError, match="random_state"):
         make_system("qbag", {"random_state": 1})
     with pytest.raises(ValueError, match="select must be one of"):
         make_system("select_predict", {"select": "forest"})
+
+
+def test_the_old_name_of_the_committee_size_still_builds_the_same_committee():
+    with pytest.warns(FutureWarning, match="'ensemble_size' was renamed 'n_estimators'"):
+        old = make_system("qbag", {"ensemble_size": 4})
+    new = make_system("qbag", {"n_estimators": 4})
+    assert old.committee.ensemble.get_params() == new.committee.ensemble.get_params()
+    with pytest.raises(ValueError, match="give either n_estimators or its old name"):
+        make_system("qbag", {"ensemble_size": 4, "n_estimators": 4})
 
 
 # -- systems are configurations of the one loop -------------------------------------------------
@@ -222,7 +255,7 @@ def test_select_with_bagging_selects_with_bagging_and_predicts_with_decorate():
 
 def test_qboost_margin_counts_log_one_over_beta_votes():
     X, y = make_data(60)
-    learner = make_system("qboost", {"ensemble_size": 5}, batch_size=2, random_state=0)
+    learner = make_system("qboost", {"n_estimators": 5}, batch_size=2, random_state=0)
     learner.fit(X, partial_labels(y, range(0, 60, 2)))
     learner.query()
     booster = learner.committee_
@@ -284,7 +317,7 @@ def test_plain_arrays_and_class_lists():
     partial[:3] = "c0"  # only one class seen so far: give the class list
     learner = ActiveLearner(Bagging(n_estimators=3), "vote_margin", random_state=0)
     learner.fit(Xn, partial, classes=["c0", "c1"])
-    batch = learner.query(2)
+    batch = learner.query(batch_size=2)
     learner.teach(batch, labels[batch])
     assert list(learner.classes_) == ["c0", "c1"]
     assert learner.predict_proba(Xn).shape == (30, 2)

@@ -190,7 +190,7 @@ def test_query_by_bagging_run_matches_query_by_committee_vote_entropy():
     # QBag: bagged J48, hard votes, vote margin. With two classes the peer's vote entropy
     # ranks exactly like the vote margin (reversed), so its best batch is our best batch.
     X, y = binary_pool(90, seed=2)
-    learner = make_system("qbag", {"ensemble_size": 15}, batch_size=1, random_state=5)
+    learner = make_system("qbag", {"n_estimators": 15}, batch_size=1, random_state=5)
     peer = QueryByCommittee(method="vote_entropy", random_state=0)
 
     def peer_query(al, y_peer):

@@ -6,16 +6,20 @@
 * no module imports another module's private (underscore) name;
 * parsing the workflow and starting a job import no plotting library, and no learner
   (scikit-learn, numba) before a unit builds one: every Snakemake invocation and every job
-  pays for what is imported at start-up (benchmarks/README.md, "Start-up").
+  pays for what is imported at start-up (benchmarks/README.md, "Start-up");
+* an import inside a function of a module loaded at start-up is there for that reason alone:
+  every other import stands at the top of its module, where a reader looks for it.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -89,27 +93,99 @@ _HEAVY = ("matplotlib", "sklearn", "numba", "scipy")
 """Libraries that cost tenths of a second of CPU or more to import, none needed to parse."""
 
 
-def _heavy_after(code: str) -> list[str]:
-    """The heavy libraries in ``sys.modules`` after running ``code`` in a fresh interpreter
-    (this test process has imported everything already)."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {_HEAVY!r} if m in sys.modules]))"
+def _modules_after(code: str) -> list[str]:
+    """The modules in ``sys.modules`` after running ``code`` in a fresh interpreter (this test
+    process has imported everything already)."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True,
                          check=True, timeout=120)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _heavy_after(code: str) -> list[str]:
+    """The heavy libraries imported by ``code`` in a fresh interpreter."""
+    loaded = set(_modules_after(code))
+    return [m for m in _HEAVY if m in loaded]
+
+
+_PARSE_RULE_FILES = sorted({m for path in (REPO / "workflow" / "rules").glob("*.smk")
+                            for m in re.findall(r"^from (redecorate[\w.]*) import", path.read_text(), re.M)})
+"""Every module the rule files import at their top level, as Snakemake does to parse."""
+PARSING = "\n".join(f"import {m}" for m in _PARSE_RULE_FILES)
+STARTING_A_JOB = ("import runpy; runpy.run_path('scripts/run_job.py', run_name='job')\n"
+                  "from redecorate.kinds import KINDS, get_kind\n"
+                  "for name in KINDS: get_kind(name)")
+"""The job script's imports (without running it) and the kind of a unit of work: learners are
+imported by the units that build them, the report by the report rule."""
+
+
 def test_parsing_the_workflow_imports_no_plotting_or_learner_library() -> None:
-    # Every module the rule files import at their top level, as Snakemake does to parse.
-    modules = sorted({m for path in (REPO / "workflow" / "rules").glob("*.smk")
-                      for m in re.findall(r"^from (redecorate[\w.]*) import", path.read_text(), re.M)})
-    assert "redecorate.experiments" in modules, modules
-    assert _heavy_after("\n".join(f"import {m}" for m in modules)) == []
+    assert "redecorate.experiments" in _PARSE_RULE_FILES, _PARSE_RULE_FILES
+    assert _heavy_after(PARSING) == []
 
 
 def test_starting_a_job_imports_no_plotting_or_learner_library() -> None:
-    # The job script's imports (without running it) and the kind of a unit of work: learners
-    # are imported by the units that build them, the report by the report rule.
-    code = ("import runpy; runpy.run_path('scripts/run_job.py', run_name='job')\n"
-            "from redecorate.kinds import KINDS, get_kind\n"
-            "for name in KINDS: get_kind(name)")
-    assert _heavy_after(code) == []
+    assert _heavy_after(STARTING_A_JOB) == []
+
+
+def _function_imports(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, module) of every import inside a function of ``tree``."""
+    found = set()
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    found.add((node.lineno, node.module))
+                elif isinstance(node, ast.Import):
+                    found |= {(node.lineno, a.name) for a in node.names}
+    return sorted(found)
+
+
+def test_an_import_is_deferred_only_to_keep_a_heavy_library_out_of_start_up() -> None:
+    """In a module that parsing or a job's start-up loads, an import inside a function is of a
+    module that brings a heavy library (the two tests above fail when it moves to the top), or
+    of the report package, which a job never loads (a kind's report runs in the report rule's
+    process); a light one deferred there hides the module's dependencies and saves nothing."""
+    job = [m for m in _modules_after(STARTING_A_JOB) if m.startswith("redecorate")]
+    assert job and not [m for m in job if m.startswith("redecorate.report")]
+    started = {*job, *(m for m in _modules_after(PARSING) if m.startswith("redecorate"))}
+    deferred = [(name, line, module) for name, tree in _modules().items() if name in started
+                for line, module in _function_imports(tree) if not module.startswith("redecorate.report")]
+    assert deferred, "no deferred import found: the check would pass vacuously"
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        heavy = dict(zip(targets := sorted({m for _, _, m in deferred}),
+                         pool.map(lambda m: bool(_heavy_after(f"import {m}")), targets), strict=True))
+    light = [f"{name}:{line} imports {module} inside a function" for name, line, module in deferred
+             if not heavy[module]]
+    assert not light, light
+
+
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+
+
+def test_the_architecture_names_every_module_and_nothing_else() -> None:
+    """``docs/architecture.md`` is drawn from the code as it is: every subpackage and top-level
+    module of the library has its place there, and every module, attribute and file it names
+    exists (a moved module cannot leave the page stale)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    named = set(re.findall(r"`(redecorate(?:\.\w+)+)`", text))
+    def resolves(name: str) -> bool:  # the longest module prefix, then attributes
+        parts = name.split(".")
+        for end in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:end]))
+            except ImportError:
+                continue
+            for attribute in parts[end:]:
+                obj = getattr(obj, attribute, None)
+            return obj is not None
+        return False
+
+    missing = [name for name in sorted(named) if not resolves(name)]
+    assert not missing, f"docs/architecture.md names what does not exist: {missing}"
+    package = SRC / "redecorate"
+    top = {f"redecorate.{p.stem}" for p in package.glob("*.py") if p.stem != "__init__"}
+    top |= {f"redecorate.{p.parent.name}" for p in package.glob("*/__init__.py")}
+    assert top - named == set(), f"not placed in docs/architecture.md: {sorted(top - named)}"
+    paths = re.findall(r"`((?:workflow|scripts|config|docs)/[\w./-]+\.\w+)`", text)
+    assert paths and [p for p in paths if not (REPO / p).is_file()] == []

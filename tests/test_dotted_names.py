@@ -1,6 +1,7 @@
 """Every dotted name ``redecorate.<...>`` written in the code, the workflow and the docs exists.
 
-Why: modules move (``redecorate.protocol.experiment`` became ``redecorate.experiments``,
+Why: modules move (``redecorate.learners.registry.make_learner`` became
+``redecorate.learners.params.make_learner``,
 ``redecorate.online`` became ``redecorate.learners.online_ensembles``) and a name left behind in a
 docstring, a rule file's comment, a ``"module:attribute"`` registry target or a README sends
 the reader (or ``importlib``) to nothing. The names are found as text, so prose, backticks,
@@ -51,6 +52,10 @@ NOT_NAMES = {
         "the key of a records file's job metadata in its parquet schema",
     ("tests/test_online_learners.py", "redecorate.probe_kernels"):
         "the module name the test gives the functions it compiles",
+    ("docs/adding-a-learner.md", "redecorate.learners.class_prior:ClassPrior"):
+        "the registry line of the guide's worked example (tests/learners/class_prior.py)",
+    ("tests/test_adding_a_learner.py", "redecorate.learners.class_prior:ClassPrior"):
+        "the registry line the test adds to a copy of the package",
 }
 
 
@@ -115,10 +120,10 @@ def test_the_pattern_finds_names_in_prose_backticks_roles_and_targets() -> None:
 
 
 def test_resolution_imports_the_longest_module_and_looks_up_the_rest() -> None:
-    assert unresolved("redecorate.learners.registry:make_learner") is None
+    assert unresolved("redecorate.learners.params:make_learner") is None
     assert unresolved("redecorate.job_records.unit_key") is None
-    assert unresolved("redecorate.learners.registry.AlgorithmEntry.load") is None
-    assert unresolved("redecorate.learners.registry.AlgorithmEntry.target") is None  # a field
+    assert unresolved("redecorate.learners.cost.FitCost.seconds") is not None
+    assert unresolved("redecorate.learners.cost.FitCost.per_example") is None  # a field
     assert "no attribute or submodule 'online'" in unresolved("redecorate.online")
     assert "'Nothing'" in unresolved("redecorate.learners.j48:Nothing")
 

@@ -12,13 +12,9 @@ import pandas as pd
 import pytest
 
 from redecorate.config import ExperimentConfigError
-from redecorate.experiments import (
-    ExperimentSpec,
-    load_experiment,
-    report_settings,
-    slice_experiments,
-)
+from redecorate.experiments import load_experiment, report_settings, slice_experiments
 from redecorate.job_records import unit_id, unit_key
+from redecorate.kinds import ExperimentSpec, get_kind
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
@@ -31,7 +27,7 @@ def _spec(name: str) -> ExperimentSpec:
 
 def _keys(spec: ExperimentSpec) -> dict[tuple[str, str], str]:
     """(dataset, unit) -> unit key, for every unit of ``spec``."""
-    kind = spec.experiment_kind
+    kind = get_kind(spec.kind)
     settings = kind.job_settings(spec)
     return {(dataset, unit_id(unit)): unit_key(kind, settings, unit, dataset)
             for dataset in spec.datasets for unit in kind.units(spec)}

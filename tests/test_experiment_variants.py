@@ -141,10 +141,12 @@ class _PoolRecorder:
 
 def test_pool_variants_get_the_rest_of_the_training_fold() -> None:
     from redecorate.kinds.passive import run_job
-    from redecorate.protocol.job import wants_pool
+    from redecorate.learners.registry import learner_class
 
-    assert wants_pool({"artificial": "unlabeled"}) and wants_pool({"artificial": "sampled"})
-    assert not wants_pool({"artificial": "uniform"}) and not wants_pool({})
+    takes_pool = learner_class("decorate").takes_pool
+    assert takes_pool({"artificial": "unlabeled"}) and takes_pool({"artificial": "sampled"})
+    assert not takes_pool({"artificial": "uniform"}) and not takes_pool({})
+    assert not learner_class("bagging").takes_pool({"artificial": "unlabeled"})
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"a": rng.normal(size=40)})
     y = pd.Series(pd.Categorical(["p", "q"] * 20))

@@ -201,11 +201,11 @@ def test_per_instance_known_features_show_round_0_3_f_each() -> None:
 def test_imputed_curve_never_shows_the_learner_a_hidden_nan(autos, monkeypatch) -> None:
     """The learner of every iteration, and the scoring of the pool, see imputed rows; the
     initial G follows ``initial_size``."""
-    import redecorate.learners.registry as registry
+    import redecorate.learners.params as params
     from redecorate.learners.features import FeatureSchema
 
     seen: list[np.ndarray] = []
-    make = registry.make_learner
+    make = params.make_learner
 
     def spy(*args, **kwargs):
         model = make(*args, **kwargs)
@@ -214,7 +214,7 @@ def test_imputed_curve_never_shows_the_learner_a_hidden_nan(autos, monkeypatch) 
         model.predict_proba_prepared = lambda X: (seen.append(X.copy()), predict(X))[1]
         return model
 
-    monkeypatch.setattr(registry, "make_learner", spy)
+    monkeypatch.setattr(params, "make_learner", spy)
     n = len(autos.y)
     train, test = np.arange(0, n, 2), np.arange(1, n, 2)
     pool = autos.X.iloc[train]

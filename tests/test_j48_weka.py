@@ -336,7 +336,7 @@ AFA_PROB_TOL = 1e-12  # masked rows sum many fractional leaf weights: last-bit d
 def test_j48_agrees_with_weka_on_feature_acquisition_training_sets(weka_oracle, tmp_path, name):
     from redecorate.active.acquisition import FeatureAcquisition, known_features
     from redecorate.learners.features import FeatureSchema
-    from redecorate.learners.registry import make_learner
+    from redecorate.learners.params import make_learner
 
     data = _data(weka_oracle, name) if name in DATASETS else weka_oracle.load_oracle_data(UCI / f"{name}.arff")
     rng = np.random.default_rng(SEED)

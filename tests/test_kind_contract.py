@@ -95,7 +95,7 @@ def test_every_experiment_file_loads_into_its_kind_settings(path: Path) -> None:
     for scale in ["thesis", *(raw.get("profiles") or {})]:
         spec = load_experiment(path, schema=SCHEMA, scale=scale)
         assert isinstance(spec.settings, kind.settings), (path.name, scale, type(spec.settings))
-        assert spec.experiment_kind is kind
+        assert get_kind(spec.kind) is kind
         assert kind.job_settings(spec).options is spec.settings
 
 

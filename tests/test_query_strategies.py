@@ -146,7 +146,7 @@ def test_kl_to_mean_is_the_mean_kl_divergence_and_equals_js_for_any_weights():
 @pytest.mark.parametrize("measure", ["vote_entropy", "kl_to_mean"])
 def test_qbc_system_queries_the_committee_s_largest_disagreement(measure):
     X, y = make_data(70, seed=2)
-    learner = make_system("qbc", {"measure": measure, "ensemble_size": 7}, batch_size=2,
+    learner = make_system("qbc", {"measure": measure, "n_estimators": 7}, batch_size=2,
                           random_state=1)
     learner.fit(X, partial(y, range(0, 70, 7)))
     for _ in range(4):
@@ -423,21 +423,21 @@ VARIANTS = [
     ("uncertainty", {"measure": "least_confident"}),
     ("uncertainty", {"measure": "margin"}),
     ("uncertainty", {"measure": "entropy"}),
-    ("uncertainty", {"model": "bagging", "measure": "entropy", "ensemble_size": 3}),
+    ("uncertainty", {"model": "bagging", "measure": "entropy", "n_estimators": 3}),
     ("uncertainty", {"model": "naive_bayes", "measure": "margin"}),
-    ("qbc", {"measure": "vote_entropy", "ensemble_size": 4}),
-    ("qbc", {"measure": "kl_to_mean", "ensemble_size": 4}),
+    ("qbc", {"measure": "vote_entropy", "n_estimators": 4}),
+    ("qbc", {"measure": "kl_to_mean", "n_estimators": 4}),
     ("eer", {"loss": "log", "candidates": 5, "evaluation": 10}),
     ("eer", {"loss": "zero_one", "candidates": 5, "evaluation": 10}),
-    ("eer", {"model": "bagging", "ensemble_size": 2, "candidates": 3, "evaluation": 8}),
+    ("eer", {"model": "bagging", "n_estimators": 2, "candidates": 3, "evaluation": 8}),
     ("eer", {"model": "j48", "loss": "zero_one", "candidates": 4, "evaluation": 8}),
     ("emc", {"learner_params": {"epochs": 5}}),
     ("uncertainty", {"density": {"beta": 1}}),
     ("uncertainty", {"measure": "margin", "density": {"beta": 2, "similarity": "euclidean"}}),
-    ("qbc", {"ensemble_size": 3, "density": {"beta": 1}, "selection": "proportional"}),
+    ("qbc", {"n_estimators": 3, "density": {"beta": 1}, "selection": "proportional"}),
     ("eer", {"candidates": 4, "evaluation": 8, "density": {"beta": 1}}),
-    ("active_decorate", {"ensemble_size": 3, "max_iterations": 6, "density": {"beta": 1}}),
-    ("uncertainty", {"predict": "bagging", "ensemble_size": 3}),
+    ("active_decorate", {"n_estimators": 3, "max_iterations": 6, "density": {"beta": 1}}),
+    ("uncertainty", {"predict": "bagging", "n_estimators": 3}),
 ]
 
 
@@ -460,7 +460,7 @@ def test_the_loop_never_labels_an_example_twice(name, params):
 
 
 def test_a_predict_ensemble_is_the_predictor():
-    learner = make_system("uncertainty", {"predict": "decorate", "ensemble_size": 3,
+    learner = make_system("uncertainty", {"predict": "decorate", "n_estimators": 3,
                                           "max_iterations": 6})
     assert type(learner.committee.ensemble).__name__ == "J48"
     assert type(learner.predictor).__name__ == "Decorate"
@@ -470,12 +470,12 @@ def test_a_predict_ensemble_is_the_predictor():
 @pytest.mark.parametrize(("name", "params", "message"), [
     ("uncertainty", {"measure": "entropie"}, "uncertainty: measure must be one of"),
     ("uncertainty", {"model": "svm"}, "uncertainty: model must be one of"),
-    ("uncertainty", {"modle": "j48"}, "'modle' → 'model'"),
+    ("uncertainty", {"modle": "j48"}, "'modle'.*Did you mean 'model'"),
     ("qbc", {"committee": "j48"}, "qbc: committee must be one of"),
     ("qbc", {"measure": "margin"}, "qbc: measure must be one of vote_entropy, kl_to_mean"),
     ("eer", {"loss": "hinge"}, "eer: eer loss must be one of log, zero_one"),
     ("eer", {"candidates": 0}, "eer: eer candidates must be a positive integer"),
-    ("eer", {"candidate": 20}, "'candidate' → 'candidates'"),
+    ("eer", {"candidate": 20}, "'candidate'.*Did you mean 'candidates'"),
     ("emc", {"model": "j48"}, "emc: model must be one of mlp"),
     ("uncertainty", {"density": {"beta": -1}}, "density beta must be"),
     ("uncertainty", {"density": {"similarity": "manhattan"}}, "density similarity must be"),

@@ -89,7 +89,7 @@ def test_uncertainty_runs_choose_as_scikit_activeml(measure, model):
     X, y = pool(80, seed=1)
     params = {"model": model, "measure": measure}
     if model == "bagging":
-        params |= {"base": "naive_bayes", "ensemble_size": 5}
+        params |= {"base": "naive_bayes", "n_estimators": 5}
     learner = start(make_system("uncertainty", params, batch_size=2, random_state=0), X, y)
     peer = UncertaintySampling(method=PEER_METHOD[measure], random_state=0)
     rounds = 0

@@ -79,7 +79,7 @@ def test_unknown_name_lists_close_matches_and_the_file(registry) -> None:
     msg = str(info.value)
     assert "unknown dataset 'anneel'" in msg and "anneal" in msg
     assert "datasets.yaml" in msg
-    with pytest.raises(RegistryError, match="did you mean .*breast-w"):
+    with pytest.raises(RegistryError, match="Did you mean .*breast-w"):
         load_dataset("breast_w", registry=registry)
 
 

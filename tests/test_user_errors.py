@@ -1,8 +1,8 @@
 """What a user meets when something is wrong or shared: errors before any job, and outputs a
 collaborator can read.
 
-* a wrong-typed learner parameter (``n_estimators: fifteen``) fails when the experiment file
-  is read, naming the file, the key and the type expected;
+* a wrong-typed learner parameter (``n_estimators: fifteen``) fails in the dry run, naming the
+  file, the key and what the learner's constraints expect;
 * a malformed ``config/config.yaml`` fails with its file, line and key, not Snakemake's
   generic error;
 * every scale the README names exists in every experiment file;
@@ -30,7 +30,7 @@ import yaml
 
 from redecorate.config import ExperimentConfigError
 from redecorate.experiments import check_learner_params, load_experiment, report_settings
-from redecorate.kinds import KINDS, ReportOutputs
+from redecorate.kinds import KINDS, ReportOutputs, get_kind
 from redecorate.util import atomic_dir, atomic_files, write_parquet_atomic
 
 REPO = Path(__file__).resolve().parents[1]
@@ -48,9 +48,10 @@ def _experiment(tmp_path: Path, algorithms: dict) -> Path:
 @pytest.mark.parametrize(
     ("params", "wanted"),
     [
-        ({"n_estimators": "fifteen"}, "an integer"),
-        ({"n_estimators": 15.5}, "an integer"),
-        ({"n_estimators": True}, "an integer"),
+        ({"n_estimators": "fifteen"}, "an int in the range [1, inf)"),
+        ({"n_estimators": 15.5}, "an int in the range [1, inf)"),
+        ({"n_estimators": True}, "an int in the range [1, inf)"),
+        ({"voting": "majority"}, "a str among"),
     ],
 )
 def test_a_wrong_typed_learner_parameter_fails_before_any_job(tmp_path, params, wanted) -> None:
@@ -58,8 +59,9 @@ def test_a_wrong_typed_learner_parameter_fails_before_any_job(tmp_path, params, 
     with pytest.raises(ExperimentConfigError) as info:
         check_learner_params(spec)
     message = str(info.value)
-    assert "typed.yaml" in message and "algorithms.bagging" in message
-    assert "'n_estimators'" in message and wanted in message
+    name = next(iter(params))
+    assert "typed.yaml" in message and f"key 'algorithms.bagging.{name}'" in message
+    assert f"'{name}' parameter of Bagging" in message and wanted in message
 
 
 def test_well_typed_parameters_pass(tmp_path) -> None:
@@ -183,7 +185,7 @@ def test_a_custom_experiment_without_published_values_gets_its_report(tmp_path, 
     path = tmp_path / "custom.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     spec = load_experiment(path, schema=SCHEMA, scale="smoke")
-    experiment_kind = spec.experiment_kind
+    experiment_kind = get_kind(spec.kind)
     dataset = load_dataset(dataset_name, registry=load_registry(), mirror=smoke.MIRROR)
     records = pd.concat(
         [r for r, _ in run_units(dataset, experiment_kind, experiment_kind.job_settings(spec),
@@ -233,12 +235,15 @@ def test_every_experiment_passes_the_checks_that_use_the_registry(scale) -> None
 
 
 def test_a_wrong_feature_subset_strategy_names_the_key_and_the_valid_ones(tmp_path) -> None:
+    """Asked of the learner, as every learner parameter is (its constraints)."""
     path = _variant(tmp_path, "fs_ensembles",
                     lambda d: d["algorithms"]["top_gain_k2"].update(strategy="info_gain"))  # fmt: skip
-    message = _read_error(path)
-    assert f"{path}: key 'algorithms.top_gain_k2.strategy': unknown strategy 'info_gain'" in message
-    assert "Did you mean 'top_gain'?" in message
-    assert "random, top_gain, cumulative_gain, feature_boost" in message
+    with pytest.raises(ExperimentConfigError) as info:
+        check_learner_params(load_experiment(path, schema=SCHEMA))
+    message = str(info.value)
+    assert f"{path}: key 'algorithms.top_gain_k2.strategy': The 'strategy' parameter" in message
+    assert "Got 'info_gain' instead. Did you mean 'top_gain'?" in message
+    assert all(f"'{s}'" in message for s in ("random", "top_gain", "cumulative_gain", "feature_boost"))
 
 
 def test_a_wrong_active_score_names_the_key_and_the_valid_ones(tmp_path) -> None:
@@ -349,7 +354,7 @@ def test_a_csv_dataset_takes_the_last_column_as_its_class_unless_told(tmp_path, 
     [
         ("ch4_passive", None, ["scale=thesiss"], "config key 'scale'"),
         ("fs_ensembles", lambda d: d["algorithms"]["top_gain_k2"].update(strategy="info_gain"), [],
-         "key 'algorithms.top_gain_k2.strategy': unknown strategy 'info_gain'. Did you mean 'top_gain'?"),
+         "key 'algorithms.top_gain_k2.strategy': The 'strategy' parameter of FeatureSubsetEnsemble"),
         ("ch6_active", lambda d: d.update(batch_size=290), ["scale=quick"],
          "key 'batch_size': 290 examples per iteration"),
     ],

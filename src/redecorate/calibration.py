@@ -23,6 +23,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from redecorate.data import load_registry
+from redecorate.experiments import load_experiment
+from redecorate.kinds import get_kind
+from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
+from redecorate.learners.registry import ALGORITHMS
+
 __all__ = ["Calibration", "measured_job_cpu", "plan_of_provenance", "planned_vs_measured",
            "spec_of_provenance"]
 
@@ -77,13 +83,9 @@ def _experiment_file(provenance: Mapping[str, Any], repo: Path) -> Path | None:
 
 
 def spec_of_provenance(provenance: Mapping[str, Any], repo: str | Path) -> Any | None:
-    """The :class:`~redecorate.experiments.ExperimentSpec` a provenance file says was run, or
+    """The :class:`~redecorate.protocol.experiment.ExperimentSpec` a provenance file says was run, or
     None when the file predates the record of settings or the repository has no experiment
     file of that name or at the recorded path (it supplies the learners' registry names)."""
-    from redecorate.data import load_registry
-    from redecorate.experiments import load_experiment
-    from redecorate.learners.registry import ALGORITHMS
-
     repo = Path(repo)
     ran = provenance["experiment"]["settings"]
     path = _experiment_file(provenance, repo)
@@ -95,7 +97,7 @@ def spec_of_provenance(provenance: Mapping[str, Any], repo: str | Path) -> Any |
     protocol = dataclasses.replace(spec.protocol, runs=ran["runs"], folds=ran["folds"],
                                    points=tuple(ran["points"]), seed=ran["seed"],
                                    datasets=tuple(ran["datasets"]))
-    own = spec.experiment_kind.settings
+    own = get_kind(spec.kind).settings
     return dataclasses.replace(
         spec, kind=ran["kind"], protocol=protocol, algorithms=dict(ran["algorithms"]),
         settings=own.from_mapping({k: v for k, v in ran["settings"].items() if k in own.names()}),
@@ -106,9 +108,6 @@ def plan_of_provenance(provenance: Mapping[str, Any], repo: str | Path,
                        target_seconds: float | None = None) -> dict[str, list[Any]] | None:
     """Today's plan (dataset -> chunks) of the experiment a provenance file describes, or None
     (see :func:`spec_of_provenance`)."""
-    from redecorate.data import load_registry
-    from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
-
     spec = spec_of_provenance(provenance, repo)
     if spec is None:
         return None

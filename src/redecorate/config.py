@@ -173,9 +173,12 @@ def _error_path(err: jsonschema.ValidationError) -> list[Any]:
     return [*err.absolute_path, unexpected[0]] if len(unexpected) == 1 else list(err.absolute_path)
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """`` Did you mean 'x'?`` for the closest of ``choices`` (difflib), or ``""``."""
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=2, cutoff=0.6)
+def did_you_mean(word: str, choices: Iterable[str], n: int = 2) -> str:
+    """`` Did you mean 'x'?`` for the ``n`` closest of ``choices`` (difflib), or ``""``.
+
+    The one way every name a user types (a key, a learner, a parameter, a dataset, a kind, a
+    system, a strategy) is answered when it is unknown: the usual cause is a misspelling."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=n, cutoff=0.6)
     return f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
 
 

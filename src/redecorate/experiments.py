@@ -11,12 +11,9 @@ a typo in an algorithm or dataset name must not surface an hour later as a faile
 from __future__ import annotations
 
 import copy
-import inspect
-import numbers
 import os
-import typing
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +25,17 @@ from redecorate.config import (
     load_yaml_validated,
 )
 from redecorate.kinds import ExperimentKind, UnknownKindError, get_kind
+from redecorate.learners.params import RefusedValueError, check_learner
+from redecorate.protocol.experiment import ExperimentSpec
 from redecorate.protocol.job import Protocol
-from redecorate.protocol.settings import KindSettings, NoSettings, ReportSettings
+from redecorate.protocol.settings import ReportSettings
+from redecorate.report.analyses import ANALYSES
 from redecorate.report.published import DISAGREEMENTS_FILE
 
 __all__ = [
     "COMMON_PROFILE_KEYS",
     "LEARNER_KEY",
     "ExperimentConfigError",
-    "ExperimentSpec",
     "check_learner_params",
     "experiment_file",
     "experiment_schema",
@@ -52,59 +51,6 @@ COMMON_PROFILE_KEYS = ("datasets", "runs", "folds")
 
 LEARNER_KEY = "learner"
 """The key of an ``algorithms:`` entry that names the registry learner of a labelled variant."""
-
-
-@dataclass(frozen=True)
-class ExperimentSpec:
-    """One experiment file, validated and resolved for a scale profile.
-
-    Attributes:
-        name: experiment name (result directory, ``experiment`` column).
-        kind: experiment family (:mod:`redecorate.kinds`); decides the unit of work and report.
-        path: the file it came from (for messages).
-        protocol: runs, folds, points, seed and datasets after the profile overlay.
-        algorithms: algorithm label -> learner parameters, in file order. The label is the
-            ``algorithm`` of the records; for the old form it is the registry name itself.
-        learners: algorithm label -> learner registry name (``make_learner``'s ``name``).
-        report: the ``report:`` section (baseline, others, published tables, analyses).
-        scale: the profile the protocol was resolved for.
-        settings: the kind's own keys after the profile overlay, typed and with their
-            defaults filled (:attr:`redecorate.kinds.ExperimentKind.settings`), e.g.
-            ``spec.settings.corruption`` of a noise experiment.
-        slice: for a run restricted with ``--config algorithms=... datasets=...``
-            (:func:`slice_experiments`), what was kept and what left out; None for the whole
-            experiment.
-    """
-
-    name: str
-    kind: str
-    path: Path
-    protocol: Protocol
-    algorithms: dict[str, dict[str, Any]]
-    report: dict[str, Any] = field(default_factory=dict)
-    scale: str = "thesis"
-    learners: dict[str, str] = field(default_factory=dict)
-    settings: KindSettings = field(default_factory=NoSettings)
-    slice: dict[str, list[str]] | None = None
-
-    def learner_of(self, algorithm: str) -> str:
-        """Registry name of an algorithm label (the label itself in the old form)."""
-        return self.learners.get(algorithm, algorithm)
-
-    @property
-    def datasets(self) -> tuple[str, ...]:
-        """Datasets of the selected profile."""
-        return self.protocol.datasets
-
-    @property
-    def runs(self) -> range:
-        """Run numbers (0-based) of the selected profile."""
-        return range(self.protocol.runs)
-
-    @property
-    def experiment_kind(self) -> ExperimentKind:
-        """The registered :class:`~redecorate.kinds.ExperimentKind` of this experiment."""
-        return get_kind(self.kind)
 
 
 def experiment_schema(base: Mapping[str, Any], kind: ExperimentKind) -> dict[str, Any]:
@@ -224,8 +170,6 @@ def _check_report_names(report: Mapping[str, Any], algorithms: Iterable[str], so
     if "others" in report:
         _check_names(report["others"], algorithms, "algorithm", "report.others", source)
     if "analyses" in report:
-        from redecorate.report.analyses import ANALYSES
-
         _check_names(report["analyses"], ANALYSES, "analysis", "report.analyses", source)
 
 
@@ -290,86 +234,29 @@ def load_experiment(
     return spec
 
 
-def _expected_type(annotation: Any) -> tuple[type, ...] | None:
-    """The plain types a constructor annotation allows (None when it cannot be told)."""
-    if isinstance(annotation, str):
-        text = annotation.replace(" ", "")
-        names = {"int": (numbers.Integral,), "float": (numbers.Real,), "bool": (bool,),
-                 "str": (str,)}  # fmt: skip
-        parts = text.split("|")
-        if all(part in names or part == "None" for part in parts):
-            allowed: tuple[type, ...] = ()
-            for part in parts:
-                allowed += names.get(part, (type(None),))
-            return allowed
-        return None
-    if annotation in (int, float, bool, str):
-        return {int: (numbers.Integral,), float: (numbers.Real,)}.get(annotation, (annotation,))
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        allowed = ()
-        for arg in typing.get_args(annotation):
-            sub = _expected_type(arg) if arg is not type(None) else (type(None),)
-            if sub is None:
-                return None
-            allowed += sub
-        return allowed
-    return None
-
-
-def _check_param_types(cls: type, params: Mapping[str, Any], where: str) -> None:
-    """A parameter of the wrong type (``n_estimators: fifteen``) fails before any job.
-
-    Checked against the constructor's annotations where they are plain (int, float, bool,
-    str, unions with None); a bool is not accepted where a number is meant.
-    """
-    signature = inspect.signature(cls.__init__)
-    for name, value in params.items():
-        parameter = signature.parameters.get(name)
-        if parameter is None or parameter.annotation is inspect.Parameter.empty:
-            continue
-        allowed = _expected_type(parameter.annotation)
-        if allowed is None:
-            continue
-        numeric = any(t in (numbers.Integral, numbers.Real) for t in allowed)
-        if isinstance(value, bool) and numeric and bool not in allowed:
-            ok = False
-        else:
-            ok = isinstance(value, allowed)
-        if not ok:
-            wanted = " or ".join(
-                sorted({"None" if t is type(None) else {numbers.Integral: "an integer",
-                        numbers.Real: "a number"}.get(t, t.__name__) for t in allowed})
-            )  # fmt: skip
-            raise ExperimentConfigError(
-                f"{where}: parameter {name!r} must be {wanted}, got {value!r} "
-                f"({type(value).__name__}); fix: write it as a YAML {wanted.split(' or ')[0]}"
-            )
-
-
 def check_learner_params(spec: ExperimentSpec) -> None:
-    """Build every learner of ``spec`` once, so a misspelt or wrong-typed parameter fails
-    before any job.
+    """Ask every learner of ``spec`` whether it takes its parameters, so a misspelt name or a
+    value no fit could use fails before any job.
+
+    The learner answers with its own constraints (scikit-learn's ``_parameter_constraints``,
+    :func:`redecorate.learners.params.check_learner`), the check its fit makes.
 
     Raises:
         ExperimentConfigError: naming the file, the key ``algorithms.LABEL`` and the
-            registry's message (unknown learner or parameter, with close matches), or the
-            parameter whose value has the wrong type.
+            learner's message (unknown learner or parameter, with close matches, or the
+            parameter whose value it refuses and what it must be).
     """
-    from redecorate.learners.registry import ALGORITHMS, make_learner
-
-    if not spec.experiment_kind.algorithms_are_learners:
+    if not get_kind(spec.kind).algorithms_are_learners:
         return
     for label, params in spec.algorithms.items():
         key = f"algorithms.{label}"
-        where = f"experiment file {spec.path}: key '{key}'"
-        entry = ALGORITHMS.get(spec.learner_of(label))
-        if entry is not None:
-            _check_param_types(entry.load(), params, where)
         try:
-            make_learner(spec.learner_of(label), params, 0, where=f"{spec.path}, key '{key}'")
+            check_learner(spec.learner_of(label), params, where=f"{spec.path}, key '{key}'")
+        except RefusedValueError as exc:
+            own = f"{key}.{exc.parameter}" if exc.parameter in params else key
+            raise ExperimentConfigError(f"experiment file {spec.path}: key '{own}': {exc}") from None
         except (TypeError, ValueError) as exc:
-            raise ExperimentConfigError(f"{where}: {exc}") from None
+            raise ExperimentConfigError(f"experiment file {spec.path}: key '{key}': {exc}") from None
 
 
 def split_algorithms(
@@ -495,7 +382,7 @@ def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str])
     published = Path(published_dir)
     notes = published / DISAGREEMENTS_FILE
     return ReportSettings(
-        job=spec.experiment_kind.job_settings(spec), kind=spec.kind, scale=spec.scale,
+        job=get_kind(spec.kind).job_settings(spec), kind=spec.kind, scale=spec.scale,
         datasets=tuple(spec.datasets),
         params={name: dict(params) for name, params in spec.algorithms.items()},
         report=dict(spec.report), published_dir=str(published),

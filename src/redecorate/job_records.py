@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pandas as pd
@@ -37,13 +38,13 @@ import pyarrow.parquet as pq
 
 from redecorate.kinds.jobs import run_units
 from redecorate.kinds.kind import ExperimentKind, Unit
-from redecorate.learners.registry import key_params
+from redecorate.learners.registry import ALGORITHMS
 from redecorate.protocol.settings import JobSettings, key_settings
 from redecorate.provenance import canonical_hash
 from redecorate.util import atomic_write
 
-__all__ = ["KeptUnit", "job_record_info", "kept_units", "process_cpu_seconds", "run_job_records", "unit_id",
-           "unit_key", "write_job_records"]
+__all__ = ["KeptUnit", "job_record_info", "kept_units", "key_params", "process_cpu_seconds",
+           "run_job_records", "unit_id", "unit_key", "write_job_records"]
 
 _METADATA_KEY = b"redecorate.job"
 
@@ -66,9 +67,46 @@ def unit_key(kind: ExperimentKind, settings: JobSettings, unit: Unit, dataset: s
                            "algorithm": entry})
 
 
+FIRST_SPELLINGS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    "decorate": MappingProxyType({"n_estimators": "ensemble_size"}),
+})
+"""Registry learner -> parameter -> the name its committed records were keyed under, for the
+parameters renamed since (to scikit-learn's words). Every meta-learner's ``estimator`` is
+also keyed as ``base``, the experiment files' key for it."""
+
+_BASE_SPELLINGS = ("base", "estimator", "base_estimator")
+
+
+def key_params(name: str, params: Any) -> Any:
+    """``params`` of learner ``name`` with every parameter spelled as unit keys hash it.
+
+    Why: a unit key hashes each algorithm's parameters, and the committed records
+    (``reproduced/*/records``) are reused by a later run only under an equal key. The
+    parameters now have scikit-learn's names, and an experiment file that says
+    ``n_estimators: 15`` where it said ``ensemble_size: 15`` describes the same learner: so
+    the new names are hashed under the names the records were first computed with
+    (:data:`FIRST_SPELLINGS`; ``estimator`` as ``base``). Every name that existed before
+    hashes as it always did (``ensemble_size``, ``base``, ``base_estimator``, Bagging's
+    ``n_estimators``), and a nested ``{name, params}`` base is spelled the same way. An
+    unknown learner, parameters that are not a mapping, or both spellings of one parameter
+    (refused before any job) are returned as given. (Only meta-learners take an
+    ``estimator``: the rename touches no other learner's parameters.)
+    """
+    known = isinstance(name, str) and name.strip().lower() in ALGORITHMS
+    if not known or not isinstance(params, Mapping):
+        return params
+    spelling = {"estimator": "base", **FIRST_SPELLINGS.get(name.strip().lower(), {})}
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if key in _BASE_SPELLINGS and isinstance(value, Mapping) and "params" in value:
+            value = {**value, "params": key_params(value.get("name"), value["params"])}
+        out[spelling.get(key, key)] = value
+    return out if len(out) == len(params) else dict(params)
+
+
 def _key_entry(entry: Any, label: Any) -> Any:
     """An algorithm's entry with its learner parameters spelled as unit keys hash them
-    (:func:`redecorate.learners.registry.key_params`): an entry of a learner (``{"params":
+    (:func:`key_params`): an entry of a learner (``{"params":
     ..., "learner": registry name}``, the learner being the label when not named). The active
     kind's entries (``{"system": ..., "params": ...}``) take system parameters, not a
     learner's, and are hashed as they are."""

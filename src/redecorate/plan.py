@@ -30,6 +30,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from redecorate.config import ExperimentConfigError
+from redecorate.data import load_dataset, load_prepared
+from redecorate.job_records import kept_units, unit_key
+from redecorate.kinds import ExperimentSpec, get_kind
+from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minutes
+from redecorate.run_config import load_run, parse_config_values
+
 __all__ = ["Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "main",
            "read_bundling"]
 
@@ -95,8 +104,6 @@ class Bundling:
 @cache
 def _kept(root: str, dataset: str) -> Mapping[str, Any]:
     """Unit key -> kept unit under one records directory (read once per dataset)."""
-    from redecorate.job_records import kept_units
-
     return kept_units(root, dataset)
 
 
@@ -118,8 +125,6 @@ def data_loader(dataset: str, registry: Mapping[str, Any], data_dir: str | Path,
 
     @cache
     def load() -> Any:
-        from redecorate.data import load_dataset, load_prepared
-
         prepared = Path(data_dir) / "prepared" / f"{dataset}.parquet"
         if prepared.is_file():
             found = load_prepared(prepared)
@@ -135,20 +140,17 @@ def data_loader(dataset: str, registry: Mapping[str, Any], data_dir: str | Path,
     return load
 
 
-def experiment_plan(spec: Any, registry: Mapping[str, Any], target_seconds: float,
+def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_seconds: float,
                     record_roots: Sequence[str | Path],
                     data: Callable[[str], Callable[[], Any]] | None = None) -> ExperimentPlan:
-    """The plan of one experiment (:class:`~redecorate.experiments.ExperimentSpec`): its jobs
+    """The plan of one experiment: its jobs
     as the workflow plans them, each unit priced by the kind's cost model and looked up by
     unit key under ``record_roots`` (``records_from`` and this scale's results directory).
 
     ``data`` (dataset -> a loader, :func:`data_loader`) lets a kind whose cost depends on the
     data price from it (chapter 8's: how many masked rows coincide); the jobs are packed as
     the workflow packs them, from the declared sizes alone."""
-    from redecorate.job_records import unit_key
-    from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minutes
-
-    kind = spec.experiment_kind
+    kind = get_kind(spec.kind)
     settings = kind.job_settings(spec)
     roots = [str(r) for r in record_roots]
     rows = []
@@ -185,8 +187,6 @@ def read_bundling(profile: str | Path) -> Bundling:
     """The experiment jobs' bundling of a Snakemake profile directory (or its
     ``config.yaml``): the group of rule ``experiment_job``, its ``group-components`` and the
     profile's ``cores``; one job per cluster job when the profile groups nothing."""
-    import yaml
-
     path = Path(profile)
     path = path / "config.yaml" if path.is_dir() else path
     try:
@@ -289,9 +289,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Iterable[str] | None = None) -> int:
     """Print the plan of the configuration given on the command line."""
-    from redecorate.config import ExperimentConfigError
-    from redecorate.run_config import load_run, parse_config_values
-
     args = _parser().parse_args(list(argv) if argv is not None else None)
     repo = Path(args.repo)
     if not (repo / "config" / "config.yaml").is_file():

@@ -38,6 +38,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from redecorate.util import atomic_path
+
 __all__ = [
     "DEFAULT_PACKAGES",
     "benchmark_times",
@@ -320,8 +322,6 @@ def build_provenance(
 
 def write_provenance(data: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
     """Write ``data`` as indented JSON, atomically (a killed job leaves no partial file)."""
-    from redecorate.util import atomic_path
-
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
     return Path(path)

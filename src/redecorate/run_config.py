@@ -18,13 +18,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from redecorate.config import (
     ConfigError,
     ExperimentConfigError,
     load_yaml_validated,
     validate_mapping,
 )
+from redecorate.data import load_registry
+from redecorate.data.registry import unavailable_offline
+from redecorate.experiments import (
+    check_learner_params,
+    experiment_file,
+    load_experiment,
+    slice_experiments,
+    without_datasets,
+)
 from redecorate.layout import results_root
+from redecorate.learners.registry import ALGORITHMS
 
 __all__ = ["ALL_EXPERIMENTS", "CONFIG_SOURCE", "SLICE_KEYS", "Run", "load_run", "parse_config_values"]
 
@@ -43,7 +55,7 @@ class Run:
             command line), as Snakemake's ``config`` holds it after :func:`load_run`.
         registry_path: the dataset registry actually used (``registry`` key).
         registry: its entries by dataset name.
-        experiments: experiment name -> its :class:`~redecorate.experiments.ExperimentSpec`,
+        experiments: experiment name -> its :class:`~redecorate.kinds.ExperimentSpec`,
             at the selected scale, without datasets unavailable offline, sliced.
         skipped: experiment name -> {dataset: why it was dropped offline}.
     """
@@ -63,8 +75,6 @@ class Run:
 def parse_config_values(items: list[str]) -> dict[str, Any]:
     """``key=value`` strings as Snakemake's ``--config`` reads them (values parsed as YAML:
     ``experiments=[ch6_active,ch6_utility]``, ``job_seconds=300``, ``records_from=null``)."""
-    import yaml
-
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -142,8 +152,6 @@ def _check_directories(cfg: dict[str, Any]) -> None:
 
 def _load_registry(path: Path) -> Mapping[str, Any]:
     """The dataset registry; a missing or broken registry is a configuration error naming it."""
-    from redecorate.data import load_registry
-
     if not path.is_file():
         raise ExperimentConfigError(f"{CONFIG_SOURCE}: key 'registry': dataset registry {path} does not exist")
     try:
@@ -161,16 +169,6 @@ def load_run(cfg: Mapping[str, Any], repo: str | os.PathLike[str],
     ``announce`` receives one line per dataset dropped offline (None: silent, as job
     subprocesses that re-read the workflow should be).
     """
-    from redecorate.data.registry import unavailable_offline
-    from redecorate.experiments import (
-        check_learner_params,
-        experiment_file,
-        load_experiment,
-        slice_experiments,
-        without_datasets,
-    )
-    from redecorate.learners.registry import ALGORITHMS
-
     repo = Path(repo)
     schemas = repo / "workflow" / "schemas"
     config = _normalised(_merged(cfg, repo), repo)

@@ -21,6 +21,7 @@ import logging
 import numbers
 import os
 import shutil
+import sys
 import tempfile
 import traceback
 from collections.abc import Callable, Iterator, Mapping
@@ -232,12 +233,15 @@ def exact_fraction(value: float | int) -> Fraction:
 # -- lazy package exports -------------------------------------------------------------------
 def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:
     """A module ``__getattr__`` (PEP 562) for ``package``: ``exports`` maps each public name
-    to the submodule that defines it, imported on first access.
+    to the submodule that defines it, imported on first access. The package's ``__dir__`` is
+    set too, so ``dir(package)`` (and a notebook's completion) lists the exported names
+    before any is used.
 
     Why: a package ``__init__`` that imports its submodules makes every import of any one of
     them pay for all; the workflow parses with a few light modules of ``report`` and
     ``learners`` and must not load matplotlib, scikit-learn or numba for that.
     """
+    module_globals = sys.modules[package].__dict__
 
     def __getattr__(name: str) -> Any:
         module = exports.get(name)
@@ -245,4 +249,8 @@ def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], An
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         return getattr(importlib.import_module(f"{package}.{module}"), name)
 
+    def __dir__() -> list[str]:
+        return sorted({*module_globals, *exports})
+
+    module_globals["__dir__"] = __dir__
     return __getattr__

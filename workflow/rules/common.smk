@@ -18,6 +18,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from redecorate.config import ExperimentConfigError
+from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import plan_experiment
 from redecorate.layout import results_root
 from redecorate.run_config import load_run
@@ -54,7 +55,7 @@ JOB_PLANS = {
     name: plan_experiment(spec, DATASET_REGISTRY, float(config["job_seconds"]))
     for name, spec in EXPERIMENTS.items()
 }
-JOB_SETTINGS = {name: spec.experiment_kind.job_settings(spec).to_json() for name, spec in EXPERIMENTS.items()}
+JOB_SETTINGS = {name: get_kind(spec.kind).job_settings(spec).to_json() for name, spec in EXPERIMENTS.items()}
 
 DATA = config["data_dir"].rstrip("/")
 # results/<experiment>/ at the thesis scale, results/_scales/<scale>/<experiment>/ otherwise,

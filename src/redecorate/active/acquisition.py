@@ -45,6 +45,9 @@ import numpy as np
 import pandas as pd
 
 from redecorate.active.scores import probability_margin
+from redecorate.learners.base import merge_identical_rows
+from redecorate.learners.features import FeatureSchema
+from redecorate.learners.params import make_learner
 
 __all__ = [
     "KNOWN_MODES",
@@ -217,8 +220,6 @@ def acquisition_start(X_pool: pd.DataFrame, y_pool: pd.Series, *, seed: np.rando
     learner sees fewer distinct rows), and the planner prices a fold from it without
     fitting anything (:func:`expected_distinct_rows`).
     """
-    from redecorate.learners.features import FeatureSchema
-
     setup, choices, learners = seed.spawn(3)
     setup_rng = np.random.default_rng(setup)
     schema = FeatureSchema.from_input(X_pool)
@@ -243,8 +244,6 @@ def expected_distinct_rows(start: AcquisitionStart, batch_size: int) -> np.ndarr
     survives among k of N with probability 1 − C(N − g, k) / C(N, k).
     """
     from scipy.special import gammaln
-
-    from redecorate.learners.base import merge_identical_rows
 
     state = start.state
     incomplete = state.incomplete
@@ -284,9 +283,6 @@ def acquisition_curve(
     "fit_seconds", "ensemble_size"}]``. ``progress`` hears about every tenth of the pool
     completed: a DECORATE curve on a pool of thousands runs for most of an hour.
     """
-    from redecorate.learners.base import merge_identical_rows
-    from redecorate.learners.registry import make_learner
-
     if scorer not in SCORERS:
         raise ValueError(f"unknown acquisition scorer {scorer!r}; valid: {', '.join(SCORERS)}")
     if not isinstance(batch_size, int) or batch_size < 1:

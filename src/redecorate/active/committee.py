@@ -24,6 +24,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 
 from redecorate.learners.base import EncodedClassifier, fit_member, member_proba_and_classify
+from redecorate.learners.decorate import Decorate
 from redecorate.learners.features import FeatureSchema
 
 __all__ = [
@@ -115,8 +116,6 @@ class Committee:
 
     def __init__(self, ensemble: BaseEstimator | None = None, vote_weights: str = "model"):
         if ensemble is None:
-            from redecorate.learners.decorate import Decorate
-
             ensemble = Decorate()
         if not isinstance(ensemble, EncodedClassifier):
             raise TypeError(
@@ -152,4 +151,6 @@ def fit_model(estimator: BaseEstimator, X: np.ndarray, y: np.ndarray, schema: Fe
     model = clone(estimator)
     if seed is not None and "random_state" in model.get_params(deep=False):
         model.set_params(random_state=seed)
+    if hasattr(model, "_validate_params"):  # as fit would: the encoded path checks nothing
+        model._validate_params()
     return fit_member(model, X, y, np.ones(y.size), schema, n_classes)

@@ -335,7 +335,7 @@ def active_learning_curve(X_pool, y_pool, X_test, y_test, system: str | ActiveLe
                            learner.ensemble_size_))
         if n >= end:
             break
-        batch = learner.query(next(steps) - n)
+        batch = learner.query(batch_size=next(steps) - n)
         learner.teach(batch, oracle[batch])
 
     seconds = _fit_seconds(learner)

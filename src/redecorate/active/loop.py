@@ -12,7 +12,7 @@
 :class:`ActiveLearner` holds the pool and composes a committee
 (:class:`~redecorate.active.committee.Committee`) with a query strategy
 (:class:`~redecorate.active.strategy.QueryStrategy`), in the ``fit`` / ``query`` /
-``teach`` style of modAL and scikit-activeml::
+``teach`` style of modAL::
 
     learner = ActiveLearner(Decorate(), "probability_margin", batch_size=3, random_state=0)
     learner.fit(X_pool, y_partial)          # y_partial: NaN/None = not labeled yet
@@ -20,6 +20,12 @@
         idx = learner.query()               # pool positions, never labeled before
         learner.teach(idx, oracle[idx])     # their labels; models refit lazily
         accuracy = learner.score(X_test, y_test)
+
+or in scikit-activeml's, the pool and its labels so far given with every query (the same
+batches: :meth:`ActiveLearner.query`)::
+
+    idx = learner.query(X_pool, y_partial, batch_size=3)
+    y_partial[idx] = oracle[idx]
 
 Where the dissertation is silent, the loop takes these readings:
 
@@ -265,18 +271,33 @@ class ActiveLearner:
         return self._fit("predictor", self.predictor)
 
     # -- the loop ---------------------------------------------------------------------------
-    def query(self, n: int | None = None) -> np.ndarray:
-        """Pool positions of the next batch (``batch_size`` by default), all unlabeled.
+    def query(self, X=None, y=None, *, batch_size: int | None = None,
+              classes: Sequence | None = None) -> np.ndarray:
+        """Pool positions of the next batch (``batch_size``, default the learner's), all
+        unlabeled.
+
+        Two call shapes. ``query()`` asks for the next batch of the pool given to :meth:`fit`
+        and labeled since by :meth:`teach` (modAL's shape). ``query(X, y)`` is
+        scikit-activeml's: the pool ``X`` and its labels so far ``y`` (NaN/None = not labeled
+        yet, scikit-activeml's ``MISSING_LABEL``) with every call, i.e. :meth:`fit` on them
+        (``classes`` as there) and then ``query()``; the batches are the same either way,
+        since a batch depends only on the labeled set and the seed.
 
         Does not label them; :meth:`teach` does. Querying again before teaching gives the
-        same batch. Fewer than ``n`` are returned when fewer remain; an empty array once
-        the pool is exhausted. When the batch is the whole rest of the pool no committee is
-        built (there is nothing to choose).
+        same batch. Fewer than ``batch_size`` are returned when fewer remain; an empty array
+        once the pool is exhausted. When the batch is the whole rest of the pool no committee
+        is built (there is nothing to choose).
         """
+        if X is not None or y is not None:
+            if X is None or y is None or isinstance(X, numbers.Number):
+                raise TypeError("query takes the pool and its labels, query(X, y), or nothing "
+                                f"after fit; got X={X!r:.40}, y={y!r:.40} (a batch size is "
+                                "query(batch_size=m))")
+            self.fit(X, y, classes=classes)
         self._check_fitted()
-        m = self.batch_size if n is None else n
+        m = self.batch_size if batch_size is None else batch_size
         if not isinstance(m, numbers.Integral) or isinstance(m, bool) or m < 0:
-            raise ValueError(f"n must be a non-negative integer, got {n!r}")
+            raise ValueError(f"batch_size must be a non-negative integer, got {batch_size!r}")
         candidates = np.flatnonzero(~self.is_labeled_)
         m = min(int(m), candidates.size)
         if m == 0:

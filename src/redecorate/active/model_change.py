@@ -33,6 +33,7 @@ import numpy as np
 from scipy.special import expit
 
 from redecorate.active.committee import committee_members
+from redecorate.learners.mlp import MLP
 
 __all__ = ["ExpectedModelChange", "mlp_gradient_norms"]
 
@@ -74,8 +75,6 @@ class ExpectedModelChange:
         return raw
 
     def compute(self, output, class_counts, pool, m: int) -> np.ndarray:
-        from redecorate.learners.mlp import MLP
-
         members = committee_members(pool.model)
         if len(members) != 1 or not isinstance(members[0], MLP):
             raise ValueError(

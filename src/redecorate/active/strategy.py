@@ -28,7 +28,6 @@ Any of them can be weighted by information density (Settles & Craven)::
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -39,6 +38,7 @@ import numpy as np
 from redecorate.active import scores as _scores
 from redecorate.active.committee import CommitteeOutput
 from redecorate.active.selection import TIE_BREAKS, proportional_sample, random_sample, top_m
+from redecorate.config import did_you_mean
 
 __all__ = ["SCORES", "SELECTIONS", "PoolView", "QueryStrategy", "ScoreSpec", "minority_class"]
 
@@ -145,9 +145,7 @@ SELECTIONS: tuple[str, ...] = ("top", "proportional", "random")
 
 
 def _unknown(kind: str, name: object, valid) -> ValueError:
-    close = difflib.get_close_matches(str(name), list(valid), n=2, cutoff=0.5)
-    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    return ValueError(f"unknown {kind} {name!r}; valid: {', '.join(valid)}.{hint}")
+    return ValueError(f"unknown {kind} {name!r}; valid: {', '.join(valid)}.{did_you_mean(str(name), valid)}")
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ dissertation's protocol; ``density: {beta: 1, similarity: cosine}`` weights any 
 score by information density (:mod:`redecorate.active.density`). ``model`` is a single
 learner (``j48``, ``naive_bayes``, ``mlp``; ``learner_params`` its parameters, default
 ``{laplace: true}`` for J48 so that it has graded probabilities) or an ensemble of ``base``
-members (``bagging``, ``decorate``, ``adaboost``); ``ensemble_size`` and the other ensemble
+members (``bagging``, ``decorate``, ``adaboost``); ``n_estimators`` and the other ensemble
 settings apply to an ensemble only. ``eer`` defaults to Naive Bayes, the model of Roy &
 McCallum and the textbook's "Bayes model": it refits a model per candidate and label, and a
 Naive Bayes fit costs a tenth to a hundredth of a J48's (``docs/active-learning.md``).
@@ -64,13 +64,15 @@ Readings where the dissertation is silent or ambiguous:
 
 from __future__ import annotations
 
-import difflib
+import functools
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import InvalidParameterError
 
 from redecorate.active.committee import Committee
 from redecorate.active.density import Density
@@ -78,76 +80,67 @@ from redecorate.active.expected_error import ExpectedErrorReduction
 from redecorate.active.loop import ActiveLearner
 from redecorate.active.model_change import ExpectedModelChange
 from redecorate.active.strategy import QueryStrategy
-from redecorate.learners.adaboost_m1 import AdaBoostM1
-from redecorate.learners.bagging import Bagging
-from redecorate.learners.decorate import Decorate
-from redecorate.learners.registry import make_learner
+from redecorate.config import did_you_mean
+from redecorate.learners.params import UnknownParameterError, make_base, make_learner
+from redecorate.learners.registry import ALGORITHMS, learner_class
 
-__all__ = ["ENSEMBLES", "MODELS", "QBC_MEASURES", "SYSTEMS", "SystemEntry",
-           "UNCERTAINTY_MEASURES", "UnknownSystemError", "make_ensemble", "make_system",
-           "system_parameters"]
+__all__ = ["ENSEMBLE_SIZE", "QBC_MEASURES", "RENAMED_PARAMETERS", "SINGLE_MODELS", "SYSTEMS",
+           "SystemEntry", "UNCERTAINTY_MEASURES", "UnknownSystemError", "committee_learners",
+           "make_ensemble", "make_system", "models", "system_parameters"]
 
-ENSEMBLES: tuple[str, ...] = ("decorate", "bagging", "adaboost")
-"""Ensemble families a system can select or predict with."""
-
-_ENSEMBLE_DEFAULTS: dict[str, Any] = {
-    "ensemble_size": 15, "base": None, "max_iterations": 50, "artificial_size": 1.0,
-    "rejection_loss": "error", "voting": "soft",
-}
+ENSEMBLE_SIZE = 15
+"""Members of every committee unless a system's ``n_estimators`` says otherwise (the thesis's)."""
 
 
-def _base(spec: Any) -> BaseEstimator | None:
-    """``base``: None (J48), a registry name, a ``{name, params}`` mapping or an estimator."""
-    if spec is None or isinstance(spec, BaseEstimator):
-        return spec
-    if isinstance(spec, str):
-        return make_learner(spec)
-    if isinstance(spec, Mapping) and "name" in spec and set(spec) <= {"name", "params"}:
-        return make_learner(spec["name"], spec.get("params"))
-    raise ValueError(f"base must be None, an algorithm name, a {{name, params}} mapping or an "
-                     f"estimator; got {spec!r}")
+@functools.cache
+def committee_learners() -> tuple[str, ...]:
+    """Registry learners a system can select or predict with, in registry order: those whose
+    class builds an active learner's committee (``committee_settings``,
+    :meth:`redecorate.learners.base.EncodedClassifier.as_committee`)."""
+    return tuple(name for name in ALGORITHMS if learner_class(name).committee_settings is not None)
 
 
-def make_ensemble(family: str, *, ensemble_size: int = 15, base: Any = None,
-                  max_iterations: int = 50, artificial_size: float = 1.0,
-                  rejection_loss: str = "error", voting: str = "soft") -> BaseEstimator:
-    """An unfitted DECORATE, Bagging or AdaBoost.M1 with the thesis's settings.
-
-    ``ensemble_size`` is DECORATE's desired size and Bagging's/AdaBoost's number of
-    members; the DECORATE-only and Bagging-only settings are ignored by the others.
-    """
-    estimator = _base(base)
-    if family == "decorate":
-        return Decorate(estimator, n_estimators=ensemble_size, max_iterations=max_iterations,
-                        artificial_size=artificial_size, rejection_loss=rejection_loss)
-    if family == "bagging":
-        return Bagging(estimator, n_estimators=ensemble_size, voting=voting)
-    if family == "adaboost":
-        return AdaBoostM1(estimator, n_estimators=ensemble_size)
-    raise ValueError(f"unknown ensemble {family!r}; valid: {', '.join(ENSEMBLES)}")
-
-
-def _ensemble_params(p: Mapping[str, Any], **override: Any) -> dict[str, Any]:
-    out = {k: p[k] for k in _ENSEMBLE_DEFAULTS if k in p}
-    out.update(override)
-    return out
+def make_ensemble(family: str, **settings: Any) -> BaseEstimator:
+    """An unfitted committee: the registry learner ``family`` with ``n_estimators`` members
+    (15 by default) of ``base`` (None: its default, J48) and the settings of ``settings``
+    that the learner takes as a committee (DECORATE's ``max_iterations``, Bagging's
+    ``voting``, ...); the others are another family's and ignored."""
+    if family not in committee_learners():
+        raise ValueError(f"unknown ensemble {family!r}; valid: {', '.join(committee_learners())}")
+    return learner_class(family).as_committee(settings.get("n_estimators", ENSEMBLE_SIZE),
+                                              make_base(settings.get("base")), settings)
 
 
 @dataclass(frozen=True)
 class SystemEntry:
-    """One named system: its parameters with defaults and how to build its learner."""
+    """One named system: its parameters with defaults, how to build its learner and, for a
+    system that queries one committee of its own, that committee's registry learner."""
 
     name: str
     description: str
     defaults: Mapping[str, Any]
     build: Callable[[Mapping[str, Any]], tuple[Committee, QueryStrategy, BaseEstimator | None]]
+    family: str | None = None
+
+    def models(self, p: Mapping[str, Any]) -> list[str]:
+        """The registry learners the system fits at every iteration, given its parameters
+        ``p`` (:func:`system_parameters`): what the cost of a curve is made of."""
+        if "select" in p:
+            return [p["select"]] + ([p["predict"]] if p["predict"] != p["select"] else [])
+        for key in ("ensemble", "model", "committee"):  # the textbook strategies: one model
+            if key in p:
+                return [p[key]]
+        return [self.family or "decorate"]
 
 
 SINGLE_MODELS: tuple[str, ...] = ("j48", "naive_bayes", "mlp")
 """Single learners a textbook strategy can query with (a committee of one)."""
 
-MODELS: tuple[str, ...] = SINGLE_MODELS + ENSEMBLES
-"""``model`` values of ``uncertainty``, ``eer`` (and ``emc``: ``mlp`` only)."""
+
+def models() -> tuple[str, ...]:
+    """``model`` values of ``uncertainty``, ``eer`` (and ``emc``: ``mlp`` only): a single
+    learner or a committee."""
+    return SINGLE_MODELS + committee_learners()
 
 _LEARNER_DEFAULTS: dict[str, dict[str, Any]] = {"j48": {"laplace": True}}
 """A single J48 with Laplace leaf estimates: graded class probabilities for uncertainty."""
@@ -176,9 +169,9 @@ def _strategy(p: Mapping[str, Any], score: Any = None) -> QueryStrategy:
                          _density(p.get("density")))
 
 
-def _model(p: Mapping[str, Any], allowed: tuple[str, ...] = MODELS) -> BaseEstimator:
+def _model(p: Mapping[str, Any], allowed: tuple[str, ...] | None = None) -> BaseEstimator:
     """``model`` as an unfitted estimator: a single learner or an ensemble of ``base``."""
-    name = p["model"]
+    name, allowed = p["model"], models() if allowed is None else allowed
     if name not in allowed:
         raise ValueError(f"model must be one of {', '.join(allowed)}, got {name!r}")
     if name in SINGLE_MODELS:
@@ -187,7 +180,7 @@ def _model(p: Mapping[str, Any], allowed: tuple[str, ...] = MODELS) -> BaseEstim
     if p.get("learner_params") is not None:
         raise ValueError(f"learner_params apply to a single model ({', '.join(SINGLE_MODELS)}); "
                          f"model {name!r} is an ensemble: set its members with base")
-    return make_ensemble(name, **_ensemble_params(p))
+    return make_ensemble(name, **p)
 
 
 def _measure(p: Mapping[str, Any], measures: Mapping[str, str]) -> str:
@@ -197,7 +190,7 @@ def _measure(p: Mapping[str, Any], measures: Mapping[str, str]) -> str:
 
 
 def _predictor(p: Mapping[str, Any]) -> BaseEstimator | None:
-    return None if p["predict"] is None else make_ensemble(p["predict"], **_ensemble_params(p))
+    return None if p["predict"] is None else make_ensemble(p["predict"], **p)
 
 
 def _uncertainty(p):
@@ -206,10 +199,10 @@ def _uncertainty(p):
 
 
 def _qbc(p):
-    if p["committee"] not in ENSEMBLES:
-        raise ValueError(f"committee must be one of {', '.join(ENSEMBLES)}, "
+    if p["committee"] not in committee_learners():
+        raise ValueError(f"committee must be one of {', '.join(committee_learners())}, "
                          f"got {p['committee']!r}")
-    ens = make_ensemble(p["committee"], **_ensemble_params(p))
+    ens = make_ensemble(p["committee"], **p)
     strategy = _strategy(p, _measure(p, QBC_MEASURES))
     return Committee(ens, p["vote_weights"]), strategy, _predictor(p)
 
@@ -224,27 +217,26 @@ def _emc(p):
     return Committee(model), _strategy(p, ExpectedModelChange()), _predictor(p)
 
 
-def _committee_system(family: str, **fixed: Any):
+def _committee_system(family: str):
     def build(p):
-        ens = make_ensemble(family, **_ensemble_params(p, **fixed))
+        ens = make_ensemble(family, **p)
         return Committee(ens, p.get("vote_weights", "model")), _strategy(p), None
     return build
 
 
 def _random(p):
-    ens = make_ensemble(p["ensemble"], **_ensemble_params(p))
+    ens = make_ensemble(p["ensemble"], **p)
     return Committee(ens), QueryStrategy.random(), None
 
 
 def _select_predict(p):
-    select = make_ensemble(p["select"], **_ensemble_params(p))
+    select = make_ensemble(p["select"], **p)
     # The same family selects and predicts: one ensemble does both, as in ActiveDecorate.
-    predict = (None if p["predict"] == p["select"]
-               else make_ensemble(p["predict"], **_ensemble_params(p)))
+    predict = None if p["predict"] == p["select"] else make_ensemble(p["predict"], **p)
     return Committee(select, p["vote_weights"]), _strategy(p), predict
 
 
-_COMMON = {"ensemble_size": 15, "base": None, "tie_break": "random"}
+_COMMON = {"n_estimators": ENSEMBLE_SIZE, "base": None, "tie_break": "random"}
 _DECORATE = {"max_iterations": 50, "artificial_size": 1.0, "rejection_loss": "error"}
 _TEXTBOOK = {**_DECORATE, "voting": "soft", "vote_weights": "model", "selection": "top",
              "density": None, "predict": None}
@@ -253,23 +245,25 @@ DECORATE's settings are accepted too; ``predict: null`` predicts with the select
 
 
 def _entry(name, description, build, **defaults) -> SystemEntry:
+    """``build``: the system's builder, or the registry name of the one committee it queries."""
     scored = {} if build is _random else {"density": None}  # every system with a score
+    family = build if isinstance(build, str) else None
     return SystemEntry(name, description, MappingProxyType({**_COMMON, **scored, **defaults}),
-                       build)
+                       _committee_system(family) if family else build, family)
 
 
 SYSTEMS: Mapping[str, SystemEntry] = MappingProxyType({e.name: e for e in (
     _entry("active_decorate", "ActiveDecorate (§6.2): DECORATE committee, probability margin, top-m",
-           _committee_system("decorate"), **_DECORATE, score="probability_margin",
+           "decorate", **_DECORATE, score="probability_margin",
            selection="top"),
     _entry("active_decorate_js", "ActiveDecorate-JS (Algorithm 5, §7.1): JS divergence, "
-           "score-proportional sampling, MSE rejection", _committee_system("decorate"),
+           "score-proportional sampling, MSE rejection", "decorate",
            **{**_DECORATE, "rejection_loss": "mse"}, score="js_divergence",
            selection="proportional"),
     _entry("qbag", "Query by Bagging (Abe & Mamitsuka 1998): vote margin, majority vote",
-           _committee_system("bagging"), voting="hard", score="vote_margin", selection="top"),
+           "bagging", voting="hard", score="vote_margin", selection="top"),
     _entry("qboost", "Query by Boosting (Abe & Mamitsuka 1998): weighted vote margin",
-           _committee_system("adaboost"), vote_weights="model", score="vote_margin",
+           "adaboost", vote_weights="model", score="vote_margin",
            selection="top"),
     _entry("random", "random sampling (DECORATE in Tables 6.1-6.4)", _random,
            **_DECORATE, ensemble="decorate", voting="soft"),
@@ -286,13 +280,13 @@ SYSTEMS: Mapping[str, SystemEntry] = MappingProxyType({e.name: e for e in (
            _select_predict, **_DECORATE, select="decorate", predict="decorate",
            vote_weights="model", voting="soft", score="probability_margin", selection="top"),
     _entry("bootstrap_lv", "Bootstrap-LV (§7.2): bagged committee, local variance, ∝ score",
-           _committee_system("bagging"), voting="soft", vote_weights="uniform",
+           "bagging", voting="soft", vote_weights="uniform",
            score="local_variance", selection="proportional"),
     _entry("bootstrap_js", "Bootstrap-JS (Algorithm 6): bagged committee, JS divergence, ∝ score",
-           _committee_system("bagging"), voting="soft", vote_weights="uniform",
+           "bagging", voting="soft", vote_weights="uniform",
            score="js_divergence", selection="proportional"),
     _entry("bootstrap_lv_ext", "Bootstrap-LV-EXT (§7.2): bagged committee, LV-EXT, ∝ score",
-           _committee_system("bagging"), voting="soft", vote_weights="uniform",
+           "bagging", voting="soft", vote_weights="uniform",
            score="local_variance_ext", selection="proportional"),
     _entry("uncertainty", "uncertainty sampling (textbook §11.7.1.1): least confident, margin or "
            "entropy of one model's (or an ensemble's mean) distribution", _uncertainty,
@@ -314,10 +308,13 @@ class UnknownSystemError(ValueError):
 
     def __init__(self, name: object):
         known = sorted(SYSTEMS)
-        close = difflib.get_close_matches(str(name), known, n=3, cutoff=0.5)
-        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         super().__init__(f"unknown active-learning system {name!r}; known systems: "
-                         f"{', '.join(known)}.{hint}")
+                         f"{', '.join(known)}.{did_you_mean(str(name), known, n=3)}")
+
+
+RENAMED_PARAMETERS: Mapping[str, str] = MappingProxyType({"ensemble_size": "n_estimators"})
+"""Old spelling -> system parameter, accepted with a :class:`FutureWarning` (the learners'
+name for the committee size is ``n_estimators``)."""
 
 
 def system_parameters(name: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -329,17 +326,17 @@ def system_parameters(name: str, params: Mapping[str, Any] | None = None) -> dic
     if "random_state" in given:
         raise ValueError(f"{name}: random_state cannot be set in params; seeds come from the "
                          "learner's random_state (the fold's SeedSequence in a curve)")
+    for old, new in RENAMED_PARAMETERS.items():
+        if old in given:
+            if new in given:
+                raise ValueError(f"{name}: give either {new} or its old name {old}, not both")
+            warnings.warn(f"{name}: parameter {old!r} was renamed {new!r} (the learners' name) "
+                          f"and will be removed in the next release; write {new}: {given[old]!r}",
+                          FutureWarning, stacklevel=2)
+            given[new] = given.pop(old)
     unknown = sorted(k for k in given if k not in entry.defaults)
     if unknown:
-        valid = sorted(entry.defaults)
-        hints = []
-        for k in unknown:
-            close = difflib.get_close_matches(k, valid, n=1, cutoff=0.6)
-            if close:
-                hints.append(f"{k!r} → {close[0]!r}?")
-        hint = f" Did you mean: {'; '.join(hints)}" if hints else ""
-        raise ValueError(f"{name} does not take parameter(s) {', '.join(map(repr, unknown))}; "
-                         f"valid parameters: {', '.join(valid)}.{hint}")
+        raise UnknownParameterError(name, unknown, sorted(entry.defaults))
     return {**entry.defaults, **given}
 
 
@@ -357,14 +354,18 @@ def make_system(name: str, params: Mapping[str, Any] | None = None, *, batch_siz
     p = system_parameters(name, params)
     for key in ("ensemble", "select", "predict"):
         optional = key in SYSTEMS[name].defaults and SYSTEMS[name].defaults[key] is None
-        if key in p and not (optional and p[key] is None) and p[key] not in ENSEMBLES:
-            raise ValueError(f"{name}: {key} must be one of {', '.join(ENSEMBLES)}, "
+        if key in p and not (optional and p[key] is None) and p[key] not in committee_learners():
+            raise ValueError(f"{name}: {key} must be one of {', '.join(committee_learners())}, "
                              f"got {p[key]!r}")
     try:
         committee, strategy, predictor = SYSTEMS[name].build(p)
+        for model in (committee.ensemble, predictor):  # the learners' own constraints
+            if hasattr(model, "_validate_params"):
+                model._validate_params()
     except (TypeError, ValueError) as exc:
         message = str(exc)
-        kind = TypeError if isinstance(exc, TypeError) else ValueError
+        # A learner's refused value stays scikit-learn's error (a ValueError and a TypeError).
+        kind = next(k for k in (InvalidParameterError, TypeError, ValueError) if isinstance(exc, k))
         raise kind(message if message.startswith(f"{name}:") else f"{name}: {message}") from None
     return ActiveLearner(committee, strategy, batch_size=batch_size, predictor=predictor,
                          random_state=random_state)

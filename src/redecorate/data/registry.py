@@ -13,13 +13,15 @@ find their dataset.
 
 from __future__ import annotations
 
-import difflib
+import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from redecorate.config import load_yaml_validated
+import numpy as np
+
+from redecorate.config import did_you_mean, load_yaml_validated
 from redecorate.data.arff import ClassAttribute
 from redecorate.data.dataset import Dataset
 from redecorate.data.errors import RegistryError
@@ -166,12 +168,10 @@ class Registry(Mapping[str, DatasetEntry]):
         key = self._index.get(str(name).lower())
         if key is not None:
             return self.entries[key]
-        close = difflib.get_close_matches(str(name).lower(), list(self._index), n=5, cutoff=0.6)
-        suggestions = list(dict.fromkeys(self._index[c] for c in close))
-        hint = f"did you mean {', '.join(suggestions)}? " if suggestions else ""
         raise RegistryError(
-            f"unknown dataset {name!r}: {hint}the known datasets are the keys of {self.path} "
-            f"({len(self.entries)} entries); fix the name, or add an entry to {self.path}"
+            f"unknown dataset {name!r}.{did_you_mean(str(name).lower(), self._index, n=5)} The "
+            f"known datasets are the keys of {self.path} ({len(self.entries)} entries); fix the "
+            f"name, or add an entry to {self.path}"
         )
 
 
@@ -290,8 +290,6 @@ def _drop_absent_classes(dataset: Any) -> Any:
     multi-class problem to every learner, while chapter 7 treats it as binary and scores it
     with the two-class Bootstrap-LV.
     """
-    import dataclasses
-
     y = dataset.y
     absent = [c for c in y.cat.categories if not (y == c).any()]
     if not absent:
@@ -309,10 +307,6 @@ def _subsample(dataset: Any, size: int, seed: int) -> Any:
     thesis's sample is unknown, so the registry records ours (size and seed) and the
     prepared data's provenance says so. The sizes are checked on the whole file first.
     """
-    import dataclasses
-
-    import numpy as np
-
     n = len(dataset.y)
     if size >= n:
         raise RegistryError(f"dataset {dataset.name!r}: subsample size {size} is not smaller "

@@ -12,21 +12,24 @@ jobs run (installed, or on ``PYTHONPATH``).
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from redecorate.config import did_you_mean
 from redecorate.kinds.kind import (
     DatasetShape,
     ExperimentKind,
+    ExperimentSpec,
+    Fold,
     Progress,
+    Record,
     ReportOutputs,
     Unit,
     algorithm_run_units,
     learner_entry,
 )
-from redecorate.kinds.unit import EncodedDataset, Fold, JobError, Record
+from redecorate.protocol.job import JobError
 from redecorate.protocol.settings import (
     JobSettings,
     KeyLayout,
@@ -38,8 +41,8 @@ from redecorate.protocol.settings import (
 __all__ = [
     "KINDS",
     "DatasetShape",
-    "EncodedDataset",
     "ExperimentKind",
+    "ExperimentSpec",
     "Fold",
     "JobError",
     "JobSettings",
@@ -76,11 +79,9 @@ def get_kind(name: str) -> ExperimentKind:
     """The kind called ``name``: a registered name, or a ``module:attribute`` path."""
     target = KINDS.get(name)
     if target is None and ":" not in str(name):
-        close = difflib.get_close_matches(str(name), list(KINDS), n=2, cutoff=0.5)
-        hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
         raise UnknownKindError(
             f"unknown experiment kind {name!r}; registered kinds: {', '.join(KINDS)}, or "
-            f"'module:attribute' of an ExperimentKind defined elsewhere.{hint}"
+            f"'module:attribute' of an ExperimentKind defined elsewhere.{did_you_mean(name, KINDS)}"
         )
     module_name, _, attribute = (target or str(name)).partition(":")
     try:

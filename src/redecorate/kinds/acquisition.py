@@ -30,16 +30,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
+from redecorate.config import ExperimentConfigError
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Fold, Record, Unit
 from redecorate.kinds.report_keys import comparisons_schema, deferred_report
-from redecorate.kinds.unit import Fold, Record
+from redecorate.learners.cost import estimated_fit_seconds
+from redecorate.learners.features import FeatureSchema
+from redecorate.learners.params import check_learner
+from redecorate.protocol.folds import run_folds
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["ACQUISITION", "AcquisitionSettings"]
 
@@ -87,7 +88,7 @@ class AcquisitionSettings(KindSettings):
         object.__setattr__(self, "known_fraction", float(self.known_fraction))
 
 
-def _entry(spec: Any, label: str) -> dict[str, Any]:
+def _entry(spec: ExperimentSpec, label: str) -> dict[str, Any]:
     """The job entry of one algorithm: learner, its parameters, scorer and batch size, and the
     reading keys that differ from ch8_afa's."""
     params = dict(spec.algorithms[label])
@@ -104,7 +105,7 @@ def _entry(spec: Any, label: str) -> dict[str, Any]:
     return entry
 
 
-def _algorithms(spec: Any) -> dict[str, dict[str, Any]]:
+def _algorithms(spec: ExperimentSpec) -> dict[str, dict[str, Any]]:
     return {label: _entry(spec, label) for label in spec.algorithms}
 
 
@@ -117,7 +118,7 @@ def _initial_size(entry: Mapping[str, Any], pool: int) -> int | None:
     return max(1, int(size * pool + 0.5))
 
 
-def _units(spec: Any) -> list[Unit]:
+def _units(spec: ExperimentSpec) -> list[Unit]:
     """One unit per (run, algorithm), run-major, or per (run, algorithm, fold) for entries
     with ``fold_units``: more runs only append units."""
     fold_units = {label for label, entry in _algorithms(spec).items() if entry.get("fold_units")}
@@ -151,7 +152,7 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
 
 
 MASKED_FIT_FACTOR: Mapping[str, float] = {"decorate": 0.8, "other": 0.7}
-"""CPU of a fit on a masked pool against the registry's estimate for the rows it sees
+"""CPU of a fit on a masked pool against the learner's estimate for the rows it sees
 (:func:`_fit_cost`), calibrated on the committed ch8_afa units and on fits sampled along
 hypothyroid, kr-vs-kp and anneal curves (``docs/performance.md``)."""
 
@@ -160,7 +161,7 @@ DECORATE_NUMERIC_WEIGHT = 7.5
 factor above per unit of numeric share: each member learns from |pool| artificial rows, and
 a numeric feature's artificial values are Gaussian draws, all distinct, so every node sorts
 and scans them, where a nominal feature's few values cost little (sampled fits: kr-vs-kp,
-all nominal, 0.74x what the registry's type-blind estimate says; hypothyroid, a quarter of
+all nominal, 0.74x what the learner's type-blind estimate says; hypothyroid, a quarter of
 its features numeric, 2.1x)."""
 
 ASSUMED_DISTINCT_SHARE = 0.5
@@ -176,11 +177,9 @@ not declare feature types)."""
 def _fit_cost(entry: Mapping[str, Any], rows: float, pool: float, n_attributes: int,
               numeric_share: float) -> float:
     """One fit of the entry's learner that sees ``rows`` distinct rows of a pool of ``pool``."""
-    from redecorate.learners.registry import estimated_fit_seconds
-
     if entry["learner"] == "decorate":
         # Each member learns from the rows and from |R| = |pool| artificial rows, where the
-        # registry's estimate for n examples counts n artificial ones: the mean of the two.
+        # learner's estimate for n examples counts n artificial ones: the mean of the two.
         factor = MASKED_FIT_FACTOR["decorate"] * (1 + DECORATE_NUMERIC_WEIGHT * numeric_share)
         return factor * estimated_fit_seconds(entry["learner"], entry["params"], (rows + pool) / 2, n_attributes)
     return MASKED_FIT_FACTOR["other"] * estimated_fit_seconds(entry["learner"], entry["params"], rows, n_attributes)
@@ -229,9 +228,6 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
         per_fold = sum(_fit_cost(entry, rows, pool, shape.n_attributes, ASSUMED_NUMERIC_SHARE)
                        for rows in _assumed_rows(entry, pool))
         return len(folds) * per_fold
-    from redecorate.learners.features import FeatureSchema
-    from redecorate.protocol.folds import run_folds
-
     splits = run_folds(dataset, k, run=int(unit["run"]), seed=job.seed)
     numeric = 1.0 - float(FeatureSchema.from_input(dataset.X).is_nominal.mean())
     total = 0.0
@@ -242,12 +238,9 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     return total
 
 
-def _check(spec: Any) -> None:
+def _check(spec: ExperimentSpec) -> None:
     """Learners, their parameters, scorers and batch sizes, before any job."""
     from redecorate.active.acquisition import KNOWN_MODES, MISSING_MODES, SCORERS
-    from redecorate.config import ExperimentConfigError
-    from redecorate.learners.registry import make_learner
-
     for label, entry in _algorithms(spec).items():
         where = f"experiment file {spec.path}: key 'algorithms.{label}'"
         if entry["scorer"] not in SCORERS:
@@ -267,7 +260,7 @@ def _check(spec: Any) -> None:
             raise ExperimentConfigError(f"{where}: fold_units must be true or false, got "
                                         f"{spec.algorithms[label]['fold_units']!r}")  # fmt: skip
         try:
-            learner = make_learner(entry["learner"], entry["params"], 0, where=where)
+            learner = check_learner(entry["learner"], entry["params"], where=where)
         except (TypeError, ValueError) as exc:
             raise ExperimentConfigError(f"{where}: {exc}") from None
         if not hasattr(learner, "fit_prepared"):

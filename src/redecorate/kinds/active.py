@@ -34,9 +34,19 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.config import ExperimentConfigError
+from redecorate.kinds.jobs import dataset_shape
+from redecorate.kinds.kind import (
+    DatasetShape,
+    ExperimentKind,
+    ExperimentSpec,
+    Fold,
+    Record,
+    ReportOutputs,
+    Unit,
+)
 from redecorate.kinds.report_keys import comparisons_schema, require_comparisons
-from redecorate.kinds.unit import Fold, Record
+from redecorate.learners.cost import estimated_fit_seconds, estimated_members
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
 
@@ -193,12 +203,12 @@ def per_dataset(value: Any, dataset: str, default: int | None) -> int | None:
     return int(value)
 
 
-def systems_of(spec: Any) -> dict[str, dict[str, Any]]:
+def systems_of(spec: ExperimentSpec) -> dict[str, dict[str, Any]]:
     """Algorithm label -> ``{"system": name, "params": {...}}`` (the job entries)."""
     return {label: _system_entry(spec, label) for label in spec.algorithms}
 
 
-def _system_entry(spec: Any, label: str) -> dict[str, Any]:
+def _system_entry(spec: ExperimentSpec, label: str) -> dict[str, Any]:
     """The job entry of one system: its :data:`redecorate.active.systems.SYSTEMS` name (the
     ``system`` key, else the label's learner) and its parameters."""
     params = dict(spec.algorithms[label])
@@ -246,33 +256,12 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
             for point in curve for metric in metrics]  # fmt: skip
 
 
-_FAMILIES = {"qbag": "bagging", "qboost": "adaboost", "bootstrap_lv": "bagging",
-             "bootstrap_js": "bagging", "bootstrap_lv_ext": "bagging"}  # fmt: skip
-
-
-def _families(system: Mapping[str, Any]) -> list[str]:
-    """The ensembles a system fits at every iteration (for the cost estimate only)."""
-    from redecorate.active.systems import system_parameters
-
-    p = system_parameters(system["system"], system["params"])
-    if "select" in p:
-        return [p["select"]] + ([p["predict"]] if p["predict"] != p["select"] else [])
-    for key in ("ensemble", "model", "committee"):  # the textbook strategies: one model or committee
-        if key in p:
-            return [p[key]]
-    return [_FAMILIES.get(system["system"], "decorate")]
-
-
-def _retraining_seconds(system: Mapping[str, Any], n: int, shape: DatasetShape) -> float:
+def _retraining_seconds(system: str, p: Mapping[str, Any], n: int, shape: DatasetShape) -> float:
     """Expected error reduction's extra work at one query: a model refitted per candidate and
     label (the dataset's declared classes) on the labeled set plus one example, then its
     evaluation sample scored."""
-    from redecorate.active.systems import system_parameters
-    from redecorate.learners.registry import estimated_fit_seconds
-
-    if system["system"] != "eer":
+    if system != "eer":
         return 0.0
-    p = system_parameters(system["system"], system["params"])
     one = (estimated_fit_seconds(p["model"], {}, n + 1, shape.n_attributes)
            + SCORE_SECONDS * p["evaluation"])  # fmt: skip
     return p["candidates"] * shape.n_classes * one
@@ -294,7 +283,7 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     """One fit per iteration, on a labeled set growing from m to the pool (or the maximum),
     and the pool scored by each committee."""
     from redecorate.active.curve import labeled_set_sizes
-    from redecorate.learners.registry import estimated_fit_seconds, estimated_members
+    from redecorate.active.systems import SYSTEMS, system_parameters
 
     k = job.folds
     pool = _pool_size(shape, k)
@@ -305,11 +294,12 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
         sizes = labeled_set_sizes(pool, fold["batch_size"], min(fold["initial_size"], pool),
                                   fold["max_labeled"])  # fmt: skip
     system = job.algorithms[unit["algorithm"]]
+    p = system_parameters(system["system"], system["params"])
     per_fold = sum(
         estimated_fit_seconds(family, {}, n, shape.n_attributes)
         + SCORE_SECONDS * pool * estimated_members(family)
-        for family in _families(system) for n in sizes
-    ) + sum(_retraining_seconds(system, n, shape) for n in sizes)
+        for family in SYSTEMS[system["system"]].models(p) for n in sizes
+    ) + sum(_retraining_seconds(system["system"], p, n, shape) for n in sizes)
     return k * per_fold
 
 
@@ -318,11 +308,9 @@ def report_variant(report: Mapping[str, Any]) -> str:
     return str(report.get("variant", REPORT_VARIANTS[0]))
 
 
-def _check_report(spec: Any) -> None:
+def _check_report(spec: ExperimentSpec) -> None:
     """The report's variant and the keys it reads agree: chapter 7's ``comparisons`` only
     with ``variant: probability``, which needs them; chapter 6's ``baseline`` otherwise."""
-    from redecorate.config import ExperimentConfigError
-
     report = spec.report
     variant = report_variant(report)
     where = f"experiment file {spec.path}: key 'report"
@@ -350,13 +338,11 @@ def _check_report(spec: Any) -> None:
         )
 
 
-def _check(spec: Any) -> None:
+def _check(spec: ExperimentSpec) -> None:
     """Every system name and its parameters, before any job (with close matches): the system
     is built unfitted, so a value no job could use (``score: entropy_margin``) fails here.
     Then the report's variant against the keys it reads (:func:`_check_report`)."""
     from redecorate.active.systems import make_system
-    from redecorate.config import ExperimentConfigError
-
     for label, system in systems_of(spec).items():
         try:
             make_system(system["system"], system["params"])
@@ -376,13 +362,10 @@ def _setting_key(value: Any, key: str, dataset: str) -> str:
     return f"{key}.{dataset}" if dataset in value else f"{key}.default"
 
 
-def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
+def _check_datasets(spec: ExperimentSpec, entries: Mapping[str, Any]) -> None:
     """The initial labeled set (one batch unless ``initial_size`` says otherwise) must fit in
     each dataset's curve, which ends at its pool or at ``max_labeled``: otherwise every job of
     the dataset fails. Chapter 7's ``schedule`` sets the sizes itself and is not checked."""
-    from redecorate.config import ExperimentConfigError
-    from redecorate.kinds.jobs import dataset_shape
-
     options: ActiveSettings = spec.settings
     if options.schedule is not None:
         return

@@ -16,19 +16,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from redecorate.kinds.fitting import learner_name, whole_fold_fit_seconds
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
+from redecorate.config import ExperimentConfigError
+from redecorate.kinds.fitting import encoded, fold_learner, whole_fold_fit_seconds
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Fold, Record, Unit
 from redecorate.kinds.report_keys import deferred_report, require_algorithms
-from redecorate.kinds.unit import Fold, Record
 from redecorate.protocol.job import JobError, learner_seed
 from redecorate.protocol.settings import JobSettings, KeyLayout
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["FEATURE_SUBSETS", "evaluate_sizes"]
 
@@ -100,12 +97,12 @@ def evaluate_sizes(estimator: Any, X_test: np.ndarray, sizes: list[int]) -> dict
 def _evaluate_fold(fold: Fold) -> list[Record]:
     """One fold: the ensemble fitted once on the whole training fold at its full size, then
     tested at every ensemble size from its first members."""
-    job, data = fold.job, fold.encoded()
+    job, data = fold.job, encoded(fold)
     sizes = _sizes(job)
     train, test = fold.train, fold.test
     seed = learner_seed(job.seed, fold.dataset.name, fold.run, fold.index, fold.algorithm, max(sizes))
     try:
-        model = fold.make_learner(learner_name(fold), fold.entry["params"], seed)
+        model = fold_learner(fold, seed)
         tic = time.perf_counter()
         model.fit_prepared(data.X[train], data.y[train], classes=data.classes, schema=data.schema,
                            columns=data.columns)  # fmt: skip
@@ -123,11 +120,8 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     return job.folds * whole_fold_fit_seconds(job, unit, shape)
 
 
-def _check(spec: Any) -> None:
-    """Every evaluated size must exist (no ensemble smaller than the largest size) and every
-    feature-subset strategy must be one the learner knows."""
-    from redecorate.config import ExperimentConfigError
-
+def _check(spec: ExperimentSpec) -> None:
+    """Every evaluated size must exist (no ensemble smaller than the largest size)."""
     for table, labels in (spec.report.get("tables") or {}).items():
         require_algorithms(spec, f"report.tables.{table}", labels)
     size = spec.report.get("table_size")
@@ -137,7 +131,6 @@ def _check(spec: Any) -> None:
             f"ensemble_sizes {list(spec.protocol.points)} at scale {spec.scale!r}; add it to "
             "ensemble_sizes (and to the profile's)"
         )
-    _check_strategies(spec)
     largest = max(int(s) for s in spec.protocol.points)
     for label, params in spec.algorithms.items():
         size = params.get("n_estimators")
@@ -150,32 +143,17 @@ def _check(spec: Any) -> None:
 
 
 FEATURE_SUBSET_LEARNER = "feature_subset_ensemble"
-"""The registry learner whose ``strategy`` and ``k`` are checked before any job."""
+"""The registry learner whose ``k`` is checked against the datasets' features before any job
+(its ``strategy``, as every learner parameter, by the learner: ``check_learner_params``)."""
 
 
-def _subset_ensembles(spec: Any) -> dict[str, dict[str, Any]]:
+def _subset_ensembles(spec: ExperimentSpec) -> dict[str, dict[str, Any]]:
     """Algorithm label -> parameters, of the algorithms that are feature-subset ensembles."""
     return {label: params for label, params in spec.algorithms.items()
             if spec.learner_of(label) == FEATURE_SUBSET_LEARNER}  # fmt: skip
 
 
-def _check_strategies(spec: Any) -> None:
-    """A strategy the learner does not know (``info_gain``) would only fail inside its
-    first job, as the learner checks it when fitted."""
-    from redecorate.config import ExperimentConfigError, did_you_mean
-    from redecorate.learners.feature_subsets import STRATEGIES
-
-    for label, params in _subset_ensembles(spec).items():
-        strategy = params.get("strategy", "random")
-        if strategy not in STRATEGIES:
-            raise ExperimentConfigError(
-                f"experiment file {spec.path}: key 'algorithms.{label}.strategy': unknown "
-                f"strategy {strategy!r}.{did_you_mean(strategy, STRATEGIES)} Valid: "
-                f"{', '.join(STRATEGIES)}"
-            )
-
-
-def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
+def _check_datasets(spec: ExperimentSpec, entries: Mapping[str, Any]) -> None:
     """``k`` must leave some dataset of the experiment with features to choose from.
 
     With k at least a dataset's number of features every member sees all of them (k is
@@ -184,8 +162,6 @@ def _check_datasets(spec: Any, entries: Mapping[str, Any]) -> None:
     subsets compare nothing, which is a mistaken k (``k: 50`` on 16 features), so it fails.
     Datasets whose number of features the registry does not declare are not counted.
     """
-    from redecorate.config import ExperimentConfigError
-
     features = {d: int(e.attributes) for d, e in entries.items() if e.attributes}
     if not features:
         return

@@ -1,11 +1,13 @@
-"""Fit one learner of the registry on a training set and score it on a test set.
+"""A fold's learner: built with its seed, fitted on a training set, scored on the test set.
 
-The step every learner-based kind repeats inside a fold (the §4.1 curve points, the Chapter-5
-noise levels): build the learner with its seed, fit, predict the test set, and turn what was
-measured into :class:`~redecorate.kinds.unit.Record` rows. Two routes give the same model:
-the fast one fits rows of the dataset encoded once per unit (``fit_prepared``, the project's
-learners), the public one fits frames (``fit``: corrupted folds, pool-based DECORATE
-variants, foreign estimators).
+Every learner-based kind builds the unit's learner (:func:`fold_learner`: the registry's, or
+a test's injected factory) and most fit it on the dataset encoded once
+(:func:`encoded`, for the learners' ``fit_prepared``). :func:`fit_and_score` is the step the
+curve kinds repeat inside a fold (the §4.1 curve points, the Chapter-5 noise levels): build,
+fit, predict the test set, and turn what was measured into
+:class:`~redecorate.kinds.kind.Record` rows. Two routes give the same model: the fast one
+fits rows of the encoded dataset (``fit_prepared``, the project's learners), the public one
+fits frames (``fit``: corrupted folds, pool-based DECORATE variants, foreign estimators).
 """
 
 from __future__ import annotations
@@ -18,12 +20,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape
-from redecorate.kinds.unit import Fold, Record
+from redecorate.kinds.kind import DatasetShape, Fold, Record
+from redecorate.learners.cost import estimated_fit_seconds
+from redecorate.learners.diversity import fitted_ensemble_diversity, fitted_member_error
+from redecorate.learners.features import FeatureSchema
+from redecorate.learners.params import make_learner
+from redecorate.learners.registry import ALGORITHMS, learner_class
 from redecorate.protocol.job import JobError, learner_seed
 from redecorate.protocol.settings import JobSettings
 
-__all__ = ["TrainingSet", "fit_and_score", "learner_name", "unit_learner", "whole_fold_fit_seconds"]
+__all__ = [
+    "EncodedDataset",
+    "TrainingSet",
+    "encodable",
+    "encoded",
+    "fit_and_score",
+    "fold_learner",
+    "learner_name",
+    "takes_pool",
+    "unit_learner",
+    "whole_fold_fit_seconds",
+]
 
 
 def unit_learner(job: JobSettings, unit: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
@@ -38,12 +55,72 @@ def learner_name(fold: Fold) -> str:
     return unit_learner(fold.job, fold.unit)[0]
 
 
+def takes_pool(fold: Fold) -> bool:
+    """Whether the unit's learner is fitted with the unlabeled rest of the training fold
+    (the learner says: :meth:`~redecorate.learners.base.EncodedClassifier.takes_pool`)."""
+    name, params = unit_learner(fold.job, fold.unit)
+    known = name.strip().lower() in ALGORITHMS  # a test's stand-in learner may have any name
+    return known and learner_class(name).takes_pool(params)
+
+
+def fold_learner(fold: Fold, random_state: Any) -> Any:
+    """The unit's learner, unfitted, with ``random_state``: built by the fold's injected
+    ``learner_factory`` or, as in every workflow job, by the learner registry."""
+    name, params = unit_learner(fold.job, fold.unit)
+    return (fold.learner_factory or make_learner)(name, params, random_state)
+
+
+@dataclass(frozen=True)
+class EncodedDataset:
+    """A dataset encoded once for the learners' fast path (``fit_prepared``).
+
+    Attributes:
+        X: the encoded feature matrix (:class:`redecorate.learners.features.FeatureSchema`).
+        y: class codes (int64).
+        classes: the class labels, in code order.
+        schema: the feature schema.
+        columns: an empty frame with the dataset's columns (the learners' column template).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    classes: np.ndarray
+    schema: FeatureSchema
+    columns: pd.DataFrame
+
+    @classmethod
+    def of(cls, dataset: Any) -> EncodedDataset:
+        """Encode ``dataset`` (``X`` a frame, ``y`` categorical)."""
+        schema = FeatureSchema.from_input(dataset.X)
+        codes = pd.Categorical(dataset.y).codes.astype(np.int64)
+        return cls(schema.encode(dataset.X), codes, np.asarray(dataset.y.cat.categories), schema,
+                   dataset.X.iloc[:0])  # fmt: skip
+
+
+def encodable(fold: Fold) -> bool:
+    """Whether the learners' fast path applies: a frame of features and a categorical class
+    without missing labels."""
+    y = fold.dataset.y
+    return (isinstance(fold.dataset.X, pd.DataFrame) and isinstance(y.dtype, pd.CategoricalDtype)
+            and not y.isna().any())  # fmt: skip
+
+
+_LAST_ENCODED: list[tuple[Any, EncodedDataset]] = []
+"""The dataset encoded last and its encoding: a job is one dataset, so its units and folds
+share one encoding (held for the dataset object itself, never for an equal copy)."""
+
+
+def encoded(fold: Fold) -> EncodedDataset:
+    """The fold's dataset encoded for ``fit_prepared``, once per dataset object."""
+    if not (_LAST_ENCODED and _LAST_ENCODED[0][0] is fold.dataset):
+        _LAST_ENCODED[:] = [(fold.dataset, EncodedDataset.of(fold.dataset))]
+    return _LAST_ENCODED[0][1]
+
+
 def whole_fold_fit_seconds(job: JobSettings, unit: Mapping[str, Any], shape: DatasetShape) -> float:
     """Estimated CPU of one fit of the unit's learner on a mean training fold of a dataset of
     that shape: the cost model of the kinds that train on whole folds (noise levels, stream
     orders, ensemble sizes), which multiply it by their fits per fold."""
-    from redecorate.learners.registry import estimated_fit_seconds
-
     name, params = unit_learner(job, unit)
     n_train = shape.n_instances * (job.folds - 1) / job.folds
     return estimated_fit_seconds(name, params, n_train, shape.n_attributes)
@@ -68,13 +145,14 @@ class TrainingSet:
 
 def _fit_predict(fold: Fold, estimator: Any, data: TrainingSet) -> tuple[np.ndarray, Any, np.ndarray, float]:
     """Fit and predict the test set: (predictions, X_test as the learner saw it, y_test, seconds)."""
-    if data.rows is not None and hasattr(estimator, "fit_prepared") and fold.encodable():
-        encoded = fold.encoded()
+    if data.rows is not None and hasattr(estimator, "fit_prepared") and encodable(fold):
+        data_encoded = encoded(fold)
         tic = time.perf_counter()
-        estimator.fit_prepared(encoded.X[data.rows], encoded.y[data.rows], classes=encoded.classes,
-                               schema=encoded.schema, columns=encoded.columns)  # fmt: skip
+        estimator.fit_prepared(data_encoded.X[data.rows], data_encoded.y[data.rows],
+                               classes=data_encoded.classes, schema=data_encoded.schema,
+                               columns=data_encoded.columns)  # fmt: skip
         seconds = time.perf_counter() - tic
-        predicted = estimator.predict_prepared(encoded.X[fold.test])
+        predicted = estimator.predict_prepared(data_encoded.X[fold.test])
         return np.asarray(predicted, dtype=object), fold.dataset.X.iloc[fold.test], _test_labels(fold), seconds
     if data.rows is not None:
         X, y = fold.dataset.X.iloc[data.rows], fold.dataset.y.iloc[data.rows]
@@ -108,7 +186,7 @@ def fit_and_score(fold: Fold, point: float | int, n_train: int, data: TrainingSe
     where = where or fold.where(point=point, n_train=n_train)
     seed = learner_seed(fold.job.seed, fold.dataset.name, fold.run, fold.index, fold.algorithm, point)
     try:
-        estimator = fold.make_learner(learner_name(fold), fold.entry["params"], seed)
+        estimator = fold_learner(fold, seed)
         predicted, X_test, y_test, seconds = _fit_predict(fold, estimator, data)
         extra = _ensemble_metrics(estimator, X_test, y_test, metrics)
     except Exception as exc:  # re-raised with context, never swallowed
@@ -130,11 +208,7 @@ def _ensemble_metrics(estimator: Any, X_test: Any, y_test: np.ndarray,
     """The optional record metrics of §4.4 (:data:`METRICS`), in that order."""
     out = []
     if "diversity" in metrics:
-        from redecorate.learners.diversity import fitted_ensemble_diversity
-
         out.append(("diversity", fitted_ensemble_diversity(estimator, X_test)))
     if "member_error" in metrics:
-        from redecorate.learners.diversity import fitted_member_error
-
         out.append(("member_error", 100.0 * fitted_member_error(estimator, X_test, y_test)))
     return out

@@ -24,7 +24,8 @@ from typing import Any
 
 import pandas as pd
 
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
+from redecorate.kinds import get_kind
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Unit
 from redecorate.kinds.unit import run_unit
 from redecorate.protocol.settings import JobSettings
 
@@ -148,14 +149,14 @@ def dataset_shape(entry: Any, name: str | None = None) -> DatasetShape:
 
 
 def plan_experiment(
-    spec: Any, registry: Mapping[str, Any], target_seconds: float = DEFAULT_TARGET_SECONDS
+    spec: ExperimentSpec, registry: Mapping[str, Any], target_seconds: float = DEFAULT_TARGET_SECONDS
 ) -> dict[str, list[Chunk]]:
     """The jobs of one experiment: dataset -> its chunks, in the experiment's dataset order.
 
-    ``spec`` is an :class:`redecorate.experiments.ExperimentSpec`, ``registry`` the dataset
-    registry (each entry's declared ``instances`` and ``attributes`` size the jobs).
+    ``registry`` is the dataset registry (each entry's declared ``instances`` and
+    ``attributes`` size the jobs).
     """
-    kind = spec.experiment_kind
+    kind = get_kind(spec.kind)
     settings = kind.job_settings(spec)
     units = list(kind.units(spec))
     return {

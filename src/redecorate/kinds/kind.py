@@ -12,9 +12,10 @@ combine records, report — so a kind only has to say:
    validate them and its ``report:`` keys before any job starts, and which keys a scale
    profile (and a ``pilot`` profile) may change;
 2. **its unit of work**: which units an experiment has (``units``), what one costs
-   (``unit_cost``), and how to evaluate one fold of one unit (``evaluate_fold``); the fold
-   loop, error context, progress and record validation are shared
-   (:mod:`redecorate.kinds.unit`);
+   (``unit_cost``), and how to evaluate one fold of one unit (``evaluate_fold``: a
+   :class:`Fold` in, :class:`Record` rows out); the fold loop, error context, progress and
+   record validation are shared (:mod:`redecorate.kinds.unit`), and so are fitting a learner
+   and the encoded dataset (:mod:`redecorate.kinds.fitting`);
 3. **the record columns** it adds after the common ones
    (:data:`redecorate.stats.summary.RECORD_COLUMNS`);
 4. **its report**: tables and figures written from the combined records, and the
@@ -23,6 +24,10 @@ combine records, report — so a kind only has to say:
 
 How units are grouped into jobs (:mod:`redecorate.kinds.jobs`) is the same for every kind:
 by estimated cost, so interpreter start-up stays a small share of each job.
+
+This module is the whole contract: what a kind is given (:class:`ExperimentSpec`,
+:class:`Fold`, :class:`~redecorate.protocol.settings.JobSettings`, :class:`DatasetShape`) and
+what it gives back (:class:`ExperimentKind`, :class:`Record`).
 """
 
 from __future__ import annotations
@@ -31,8 +36,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
+from redecorate.protocol.experiment import ExperimentSpec
+from redecorate.protocol.job import LearnerFactory
 from redecorate.protocol.settings import (
     JobSettings,
     KeyLayout,
@@ -43,13 +51,15 @@ from redecorate.protocol.settings import (
 )
 
 if TYPE_CHECKING:
-    from redecorate.kinds.unit import Fold, Record
     from redecorate.report.replication_report import ReplicationReport
 
 __all__ = [
     "DatasetShape",
     "ExperimentKind",
+    "ExperimentSpec",
+    "Fold",
     "Progress",
+    "Record",
     "ReportOutputs",
     "Unit",
     "algorithm_run_units",
@@ -81,7 +91,76 @@ class DatasetShape:
     data: Callable[[], Any] | None = field(default=None, compare=False, repr=False)
 
 
-def learner_entry(spec: Any, label: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Record:
+    """One row of a unit's records: what a fold measured at one point.
+
+    ``experiment``, ``dataset``, ``algorithm``, ``run`` and ``fold`` are filled in by
+    :func:`redecorate.kinds.unit.run_unit`; ``extra`` holds the kind's own columns
+    (``record_columns``), by name.
+    """
+
+    point: float | int
+    n_train: int
+    metric: str
+    value: float
+    fit_seconds: float
+    ensemble_size: int = 1
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Fold:
+    """One fold of one unit, as a kind's ``evaluate_fold`` sees it: a plain value.
+
+    Fitting the unit's learner and the dataset encoded for the learners' fast path are
+    :mod:`redecorate.kinds.fitting`'s (``fold_learner``, ``encoded``).
+
+    Attributes:
+        dataset: the dataset (``name``, ``X``, ``y``).
+        job: the experiment's job settings (``job.options``: the kind's own).
+        unit: the unit of work.
+        index: the fold number (0-based).
+        train, test: row positions of the training and test fold.
+        progress: where progress lines go (the job's log).
+        first: whether this is the unit's first fold (a kind's once-per-unit work).
+        learner_factory: ``(name, params, random_state) -> estimator`` that builds the unit's
+            learners; None: the learner registry's. Tests inject stand-ins.
+    """
+
+    dataset: Any
+    job: JobSettings
+    unit: Mapping[str, Any]
+    index: int
+    train: np.ndarray
+    test: np.ndarray
+    progress: Progress
+    first: bool = False
+    learner_factory: LearnerFactory | None = None
+
+    @property
+    def algorithm(self) -> str:
+        """The unit's algorithm label."""
+        return str(self.unit["algorithm"])
+
+    @property
+    def run(self) -> int:
+        """The unit's run number."""
+        return int(self.unit["run"])
+
+    @property
+    def entry(self) -> Mapping[str, Any]:
+        """The job entry of the unit's algorithm (:attr:`ExperimentKind.algorithm_entry`)."""
+        return self.job.algorithms[self.algorithm]
+
+    def where(self, **more: Any) -> str:
+        """``dataset='iris' algorithm='j48' run=0 fold=3`` and ``more``, for messages."""
+        text = (f"dataset={self.dataset.name!r} algorithm={self.algorithm!r} run={self.run} "
+                f"fold={self.index}")  # fmt: skip
+        return " ".join([text, *(f"{key}={value}" for key, value in more.items())])
+
+
+def learner_entry(spec: ExperimentSpec, label: str) -> dict[str, Any]:
     """The job entry of an algorithm that is a learner: ``{"params": ...}`` and, when the
     label is a variant (``decorate_norej``), ``"learner"``: the registry name."""
     entry: dict[str, Any] = {"params": dict(spec.algorithms[label])}
@@ -90,7 +169,7 @@ def learner_entry(spec: Any, label: str) -> dict[str, Any]:
     return entry
 
 
-def algorithm_run_units(spec: Any) -> list[Unit]:
+def algorithm_run_units(spec: ExperimentSpec) -> list[Unit]:
     """One unit per (run, algorithm), run-major: more runs only append units."""
     return [{"algorithm": a, "run": r} for r in spec.runs for a in spec.algorithms]
 
@@ -116,9 +195,8 @@ class ExperimentKind:
             :func:`learner_entry`). A unit's records depend on its own entry, the other job
             settings and the unit, never on the other algorithms' entries.
         units: ``spec -> [unit, ...]``: the units of work of one dataset, in a fixed order.
-        evaluate_fold: ``fold -> records``: one fold of one unit (a
-            :class:`~redecorate.kinds.unit.Fold`) evaluated, as
-            :class:`~redecorate.kinds.unit.Record` rows. Pure: the same arguments give the
+        evaluate_fold: ``fold -> records``: one fold of one unit (a :class:`Fold`)
+            evaluated, as :class:`Record` rows. Pure: the same arguments give the
             same records, whenever and wherever it runs.
         unit_cost: ``(job, unit, shape) -> float``: estimated CPU seconds of one unit on a
             dataset of that shape; only job sizes depend on it, never results.
@@ -144,20 +222,20 @@ class ExperimentKind:
     evaluate_fold: Callable[[Fold], Iterable[Record]]
     unit_cost: Callable[[JobSettings, Unit, DatasetShape], float]
     report: Callable[[pd.DataFrame, pd.DataFrame, ReportOutputs, ReportSettings], ReplicationReport]
-    units: Callable[[Any], Sequence[Unit]] = algorithm_run_units
+    units: Callable[[ExperimentSpec], Sequence[Unit]] = algorithm_run_units
     settings: type[KindSettings] = NoSettings
     schema: Mapping[str, Any] = field(default_factory=dict)
     report_schema: Mapping[str, Any] = field(default_factory=dict)
     pilot_keys: tuple[str, ...] = ()
     points_key: str | None = None
-    algorithm_entry: Callable[[Any, str], dict[str, Any]] = learner_entry
-    check: Callable[[Any], None] | None = None
-    check_datasets: Callable[[Any, Mapping[str, Any]], None] | None = None
+    algorithm_entry: Callable[[ExperimentSpec, str], dict[str, Any]] = learner_entry
+    check: Callable[[ExperimentSpec], None] | None = None
+    check_datasets: Callable[[ExperimentSpec, Mapping[str, Any]], None] | None = None
     record_columns: tuple[str, ...] = ()
     key_layout: KeyLayout = field(default_factory=KeyLayout)
     algorithms_are_learners: bool = True
 
-    def job_settings(self, spec: Any) -> JobSettings:
+    def job_settings(self, spec: ExperimentSpec) -> JobSettings:
         """The :class:`JobSettings` of an experiment of this kind."""
         return JobSettings(
             experiment=spec.name, folds=spec.protocol.folds, seed=spec.protocol.seed,

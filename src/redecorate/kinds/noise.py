@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from redecorate.corrupt import CORRUPTIONS, corrupt_fold, present_classes
 from redecorate.kinds.fitting import TrainingSet, fit_and_score, whole_fold_fit_seconds
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, Fold, Record, ReportOutputs, Unit
 from redecorate.kinds.report_keys import comparisons_schema, require_comparisons
-from redecorate.kinds.unit import Fold, Record, run_unit
+from redecorate.kinds.unit import run_unit
 from redecorate.protocol.curve import training_order
 from redecorate.protocol.job import LearnerFactory, point_value
 from redecorate.protocol.seeds import seed_sequence
@@ -44,20 +45,6 @@ if TYPE_CHECKING:
     from redecorate.report.replication_report import ReplicationReport
 
 __all__ = ["NOISE", "NoiseSettings", "run_noise_job"]
-
-SCHEMA: dict[str, Any] = {
-    "description": (
-        '"A vs B" tables as in Tables 5.2-5.10 (a and b are entries of algorithms; table is '
-        "the thesis's table number, which selects the published values to compare with)"
-    ),
-    "type": "array",
-    "items": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["a", "b"],
-        "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "table": {"type": "string"}},
-    },
-}
 
 SCHEMA: dict[str, Any] = {
     "required": ["corruption", "levels"],
@@ -95,8 +82,6 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
     Class noise flips labels among the classes *present in the whole dataset* (C.17), so a
     class missing from one training fold remains a possible noisy label.
     """
-    from redecorate.corrupt import corrupt_fold, present_classes
-
     job, dataset = fold.job, fold.dataset
     # The training fold in its fixed random order (the corruption draws follow the rows).
     order = training_order(fold.train, seed_sequence(job.seed, "order", dataset.name, fold.run, fold.index))
@@ -121,8 +106,6 @@ def run_noise_job(dataset: Any, *, experiment: str, algorithm: str, params: Mapp
                   learner: str | None = None) -> pd.DataFrame:
     """One noise unit outside the workflow (notebooks, tests): every fold and noise level of
     one run of ``algorithm`` under ``corruption``; the records a workflow job computes."""
-    from redecorate.corrupt import CORRUPTIONS
-
     if corruption not in CORRUPTIONS:
         raise ValueError(f"unknown corruption {corruption!r}; known: {', '.join(CORRUPTIONS)}")
     entry: dict[str, Any] = {"params": dict(params)}
@@ -154,7 +137,6 @@ def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
         write_noise_tables,
     )
     from redecorate.report.replication_report import ReplicationReport
-
     tables = noise_comparison_tables(
         records, list(settings.report.get("comparisons", [])), corruption=settings.options.corruption,
         datasets=list(settings.datasets), levels=settings.points, experiment=settings.experiment,

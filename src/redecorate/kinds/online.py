@@ -21,20 +21,18 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
-from redecorate.kinds.fitting import learner_name, unit_learner, whole_fold_fit_seconds
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Unit
+from redecorate.config import ExperimentConfigError
+from redecorate.kinds.fitting import encoded, fold_learner, unit_learner, whole_fold_fit_seconds
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Fold, Record, Unit
 from redecorate.kinds.report_keys import deferred_report, require_algorithms
-from redecorate.kinds.unit import Fold, Record
+from redecorate.learners.registry import learner_class
 from redecorate.protocol.job import JobError, learner_seed
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["ONLINE", "OnlineSettings", "is_streamed", "stream_order"]
 
@@ -137,10 +135,10 @@ def _warm_up(fold: Fold) -> None:
     first fit of a learner pays for loading its compiled code (0.2-1.5 s measured), a thousand
     times a naive Bayes fit on a small dataset. The warm-up model is a separate object with
     its own seed, so no record depends on it."""
-    data = fold.encoded()
+    data = encoded(fold)
     train, test = fold.train, fold.test
     rows = train[np.linspace(0, len(train) - 1, min(WARM_UP_ROWS, len(train))).astype(np.int64)]  # all classes
-    model = fold.make_learner(learner_name(fold), fold.entry["params"], 0)
+    model = fold_learner(fold, 0)
     model.fit_prepared(data.X[rows], data.y[rows], classes=data.classes, schema=data.schema, columns=data.columns)
     model.predict_proba_prepared(data.X[test[:WARM_UP_ROWS]])
 
@@ -148,11 +146,11 @@ def _warm_up(fold: Fold) -> None:
 def _evaluate_fold(fold: Fold) -> list[Record]:
     """One fold: a batch algorithm fitted once on the training fold, an online one streamed
     the training fold in each of ``orders`` random orders; each model tested on the test fold."""
-    job, name, params = fold.job, learner_name(fold), fold.entry["params"]
+    job = fold.job
     if fold.first:
         _warm_up(fold)
-    data = fold.encoded()
-    streamed = is_streamed(fold.make_learner(name, params, 0))
+    data = encoded(fold)
+    streamed = is_streamed(fold_learner(fold, 0))
     orders = range(int(job.options.orders)) if streamed else range(1)
     train, test = fold.train, fold.test
     records = []
@@ -161,7 +159,7 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
         rows = train[stream_order(job.seed, fold.dataset.name, fold.run, fold.index, order, len(train))] \
             if streamed else train
         try:
-            model = fold.make_learner(name, params, seed)
+            model = fold_learner(fold, seed)
             tic = time.perf_counter()
             model.fit_prepared(data.X[rows], data.y[rows], classes=data.classes, schema=data.schema,
                                columns=data.columns)  # fmt: skip
@@ -176,17 +174,14 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
 
 
 def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
-    from redecorate.learners.registry import make_learner
-
-    learner, params = unit_learner(job, unit)
-    fits = job.folds * (int(job.options.orders) if is_streamed(make_learner(learner, params, 0)) else 1)
+    """Every fold fits the learner once, or once per stream order when it learns streams."""
+    streamed = learner_class(unit_learner(job, unit)[0]).streamed
+    fits = job.folds * (int(job.options.orders) if streamed else 1)
     return fits * whole_fold_fit_seconds(job, unit, shape)
 
 
-def _check(spec: Any) -> None:
+def _check(spec: ExperimentSpec) -> None:
     """Labels named by the kind's keys and report.tables must be algorithms of the file."""
-    from redecorate.config import ExperimentConfigError
-
     options = spec.settings
     tables = spec.report.get("tables") or {}
     for table, labels in tables.items():

@@ -16,11 +16,22 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from redecorate.kinds.fitting import TrainingSet, fit_and_score, unit_learner
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, ReportOutputs, Unit
-from redecorate.kinds.unit import Fold, Record, run_unit
+from redecorate.config import ExperimentConfigError
+from redecorate.kinds.fitting import TrainingSet, fit_and_score, takes_pool, unit_learner
+from redecorate.kinds.kind import (
+    DatasetShape,
+    ExperimentKind,
+    ExperimentSpec,
+    Fold,
+    Record,
+    ReportOutputs,
+    Unit,
+)
+from redecorate.kinds.unit import run_unit
+from redecorate.learners.cost import estimated_fit_seconds
+from redecorate.learners.registry import ALGORITHMS, learner_class
 from redecorate.protocol.curve import POINT_UNITS, curve_sizes, training_order
-from redecorate.protocol.job import METRICS, JobError, LearnerFactory, point_value, wants_pool
+from redecorate.protocol.job import METRICS, JobError, LearnerFactory, point_value
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KindSettings, ReportSettings
 
@@ -127,7 +138,7 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
         sizes = curve_sizes(len(order), job.points, options.point_unit)
     except ValueError as exc:  # e.g. 30 examples asked of a 27-example fold
         raise JobError(f"{fold.where()}: {exc}") from exc
-    pool = wants_pool(fold.entry["params"])
+    pool = takes_pool(fold)
     unit = "%" if options.point_unit == "percent" else " examples"
     records = []
     for point, n_train in zip(job.points, sizes, strict=True):
@@ -179,8 +190,6 @@ def _training_sizes(settings: JobSettings, shape: DatasetShape) -> list[float]:
 
 
 def _unit_cost(settings: JobSettings, unit: Unit, shape: DatasetShape) -> float:
-    from redecorate.learners.registry import estimated_fit_seconds
-
     learner, params = unit_learner(settings, unit)
     per_fold = sum(
         estimated_fit_seconds(learner, params, n, shape.n_attributes)
@@ -189,22 +198,21 @@ def _unit_cost(settings: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     return settings.folds * per_fold
 
 
-def _check(spec: Any) -> None:
+def _check(spec: ExperimentSpec) -> None:
     """Pool-based DECORATE variants need unlabeled examples left over at every point.
 
     Their pool ``U`` is the part of the training fold outside the curve prefix (§4.6.1),
     which is empty at 100 %; the thesis stops those curves at 50 %. Caught when the file is
     read so the mistake fails before any job rather than as a failed job.
     """
-    from redecorate.config import ExperimentConfigError
-
     protocol = spec.protocol
     # Points in examples leave a pool unless they take the whole fold; a point beyond the
     # fold already fails its job with a message, so only percentages are checked here.
     if spec.settings.point_unit != "percent" or max(protocol.points) < 100:
         return
     for label, params in spec.algorithms.items():
-        if wants_pool(params):
+        name = spec.learner_of(label)  # an unknown learner is check_learner_params' to report
+        if name.strip().lower() in ALGORITHMS and learner_class(name).takes_pool(params):
             raise ExperimentConfigError(
                 f"experiment file {spec.path}: key 'algorithms.{label}': "
                 f"artificial={params['artificial']!r} samples from the unlabeled rest of the "
@@ -222,7 +230,6 @@ def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
     from redecorate.report.published import read_published, table_numbers
     from redecorate.report.replication import summary_replication
     from redecorate.report.tables import write_comparison_tables
-
     baseline = settings.report.get("baseline")
     others = list(settings.report.get("others", []))
     points = settings.points

@@ -8,11 +8,14 @@ runs. One definition of each here keeps their schemas, messages and imports alik
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from redecorate.config import ExperimentConfigError, did_you_mean
+from redecorate.protocol.experiment import ExperimentSpec
 from redecorate.protocol.settings import ReportOutputs, ReportSettings
 
 if TYPE_CHECKING:
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["comparisons_schema", "deferred_report", "require_algorithms", "require_comparisons"]
 
 
-def require_algorithms(spec: Any, key: str, labels: Iterable[str]) -> None:
+def require_algorithms(spec: ExperimentSpec, key: str, labels: Iterable[str]) -> None:
     """Labels a kind's key names (``report.comparisons[0]``, ``report.tables.5``) must be
     algorithms of the file: a typo would otherwise fail in the report, after every job.
 
@@ -29,8 +32,6 @@ def require_algorithms(spec: Any, key: str, labels: Iterable[str]) -> None:
         redecorate.config.ExperimentConfigError: naming the file, the key, the unknown labels
             with close matches, and the file's algorithms.
     """
-    from redecorate.config import ExperimentConfigError, did_you_mean
-
     unknown = [str(a) for a in labels if a not in spec.algorithms]
     if unknown:
         hints = "".join(did_you_mean(a, list(spec.algorithms)) for a in unknown)
@@ -40,7 +41,7 @@ def require_algorithms(spec: Any, key: str, labels: Iterable[str]) -> None:
         )
 
 
-def require_comparisons(spec: Any) -> None:
+def require_comparisons(spec: ExperimentSpec) -> None:
     """Both sides of every ``report.comparisons`` entry are algorithms of the file."""
     for i, pair in enumerate(spec.report.get("comparisons") or []):
         require_algorithms(spec, f"report.comparisons[{i}]", [pair.get("a"), pair.get("b")])
@@ -63,8 +64,6 @@ def deferred_report(target: str, **options: Any) -> Callable[..., ReplicationRep
 
     def report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
                settings: ReportSettings) -> ReplicationReport:
-        import importlib
-
         module, _, name = target.partition(":")
         return getattr(importlib.import_module(module), name)(records, out, settings, **options)
 

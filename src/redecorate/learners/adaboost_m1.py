@@ -35,20 +35,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
-from redecorate.learners.bagging import (
-    MemberFactory,
-    check_positive_int,
-    default_base_estimator,
-)
+from redecorate.learners.bagging import MemberFactory, default_base_estimator
 from redecorate.learners.base import (
-    DEPRECATED,
+    ENSEMBLE_CONSTRAINTS,
     EncodedClassifier,
     fit_member,
     member_classify,
     member_proba,
     member_proba_and_classify,
 )
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.member_seeds import child_seeds
 from redecorate.util import as_seed_sequence
@@ -80,9 +78,6 @@ class AdaBoostM1(EncodedClassifier):
     random_state:
         Seeds randomised base learners (iteration ``i`` gets the ``i``-th child seed, as
         Weka reseeds ``Randomizable`` members); J48 itself is deterministic.
-    base_estimator:
-        Deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in the next
-        release).
 
     Attributes
     ----------
@@ -95,23 +90,21 @@ class AdaBoostM1(EncodedClassifier):
     stop_reason_: ``"completed"``, ``"zero_error"`` or ``"error_at_least_half"``.
     """
 
+    _parameter_constraints = {**ENSEMBLE_CONSTRAINTS, "vote_proba": [StrOptions({"softmax", "share"})]}
+    fit_cost = FitCost(2.2e-6, ensemble=True)
+    committee_settings = ()
     renamed_parameters = {"base_estimator": "estimator"}
 
     def __init__(self, estimator=None, n_estimators: int = 15, vote_proba: str = "softmax",
-                 random_state=None, base_estimator=DEPRECATED):
+                 random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.vote_proba = vote_proba
         self.random_state = random_state
-        self.base_estimator = base_estimator
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
-        check_positive_int(self.n_estimators, "n_estimators")
-        if self.vote_proba not in ("softmax", "share"):
-            raise ValueError(f"vote_proba must be 'softmax' or 'share', got {self.vote_proba!r}")
-        estimator = self._parameter("estimator")
-        base = default_base_estimator() if estimator is None else estimator
+        base = default_base_estimator() if self.estimator is None else self.estimator
         seed = as_seed_sequence(self.random_state)
         make_member = MemberFactory(base)
         weights = np.array(sample_weight, dtype=np.float64)  # a copy: never touch the caller's

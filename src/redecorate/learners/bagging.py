@@ -12,21 +12,28 @@ drawn copy then carries weight 1. Weighting therefore changes *which* examples a
 sees, never the weight its base learner sees, so J48's weight-summing rules
 (``min_instances``) behave exactly as on an unweighted replicate.
 
-The shared helpers at the bottom of this module (seed handling, the lazily imported J48
-default, cloning a member with its own seed) are used by DECORATE, AdaBoost.M1 and
+The shared helpers at the bottom of this module (seed handling, the J48 default, cloning a
+member with its own seed) are used by DECORATE, AdaBoost.M1 and
 Random Forests as well.
 """
 
 from __future__ import annotations
 
 import copy
-import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
+from sklearn.utils._param_validation import StrOptions
 
-from redecorate.learners.base import DEPRECATED, EncodedClassifier, fit_replicate, member_proba
+from redecorate.learners.base import (
+    ENSEMBLE_CONSTRAINTS,
+    EncodedClassifier,
+    fit_replicate,
+    member_proba,
+)
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
+from redecorate.learners.j48 import J48
 from redecorate.learners.member_seeds import bootstrap_streams
 from redecorate.util import as_seed_sequence
 
@@ -34,13 +41,20 @@ __all__ = [
     "Bagging",
     "MemberFactory",
     "ReplicateSampler",
-    "check_positive_int",
     "combine_members",
     "default_base_estimator",
     "fit_bootstrap_members",
     "member_seed",
     "new_member",
 ]
+
+
+RESAMPLED_DEPARTURE = (
+    "a weight of k and k copies of an example are equivalent only in distribution: the random "
+    "bootstrap (Weka's resampleWithWeights) draws different replicates from them"
+)
+"""How the bootstrap ensembles (Bagging, Random Forests, feature subsets) depart from
+scikit-learn's sample-weight equivalence check."""
 
 
 class Bagging(EncodedClassifier):
@@ -62,9 +76,6 @@ class Bagging(EncodedClassifier):
         ``int``, :class:`numpy.random.SeedSequence`, ``None`` or a numpy generator. Member
         ``i`` draws its replicate and its own base-learner seed from the ``i``-th child of
         this seed, so the first ``n`` members are identical whatever ``n_estimators`` is.
-    base_estimator:
-        Deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in the next
-        release).
 
     Attributes
     ----------
@@ -72,23 +83,22 @@ class Bagging(EncodedClassifier):
     estimators_samples_: list of the bootstrap index arrays (length ``m`` each).
     """
 
+    _parameter_constraints = {**ENSEMBLE_CONSTRAINTS, "voting": [StrOptions({"soft", "hard"})]}
+    fit_cost = FitCost(8.6e-7, ensemble=True)
+    committee_settings = ("voting",)
     renamed_parameters = {"base_estimator": "estimator"}
+    sample_weight_departure = RESAMPLED_DEPARTURE
 
     def __init__(self, estimator=None, n_estimators: int = 15, voting: str = "soft",
-                 random_state=None, base_estimator=DEPRECATED):
+                 random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.voting = voting
         self.random_state = random_state
-        self.base_estimator = base_estimator
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
-        check_positive_int(self.n_estimators, "n_estimators")
-        if self.voting not in ("soft", "hard"):
-            raise ValueError(f"voting must be 'soft' or 'hard', got {self.voting!r}")
-        estimator = self._parameter("estimator")
-        base = default_base_estimator() if estimator is None else estimator
+        base = default_base_estimator() if self.estimator is None else self.estimator
         self.estimators_, self.estimators_samples_ = fit_bootstrap_members(
             base, X, y, sample_weight, schema, n_classes, self.n_estimators,
             as_seed_sequence(self.random_state),
@@ -221,13 +231,5 @@ def new_member(base: BaseEstimator, seed: np.random.SeedSequence) -> BaseEstimat
 
 
 def default_base_estimator() -> BaseEstimator:
-    """Weka-default J48, the base learner of every thesis experiment (imported lazily)."""
-    from redecorate.learners.j48 import J48
-
+    """Weka-default J48, the base learner of every thesis experiment."""
     return J48()
-
-
-def check_positive_int(value: object, name: str) -> None:
-    """Reject sizes that would silently build an empty or fractional ensemble."""
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")

@@ -1,4 +1,4 @@
-"""The scikit-learn face shared by every learner of the project.
+"""The scikit-learn face shared by every learner of the project, and what the workflow reads of it.
 
 Every learner implements two private methods on the encoded representation
 (:mod:`redecorate.learners.features`):
@@ -10,11 +10,21 @@ Every learner implements two private methods on the encoded representation
 Ensembles call these on their members directly, so a training set is validated and
 encoded once per ensemble rather than once per member, and every member sees the full
 class list even when a bootstrap sample or a tiny learning-curve prefix lacks a class.
+
+Parameters are checked by scikit-learn's own mechanism: each learner declares
+``_parameter_constraints`` and :meth:`EncodedClassifier.fit` (``fit_prepared``,
+``partial_fit``) checks them before anything is fitted; the workflow's dry run asks the same
+constraints of every learner of an experiment file
+(:func:`redecorate.learners.params.check_learner`). Besides its parameters, a learner
+declares what an experiment needs to know of it (:class:`EncodedClassifier`'s class
+attributes): its cost model, whether it streams, takes an unlabeled pool or forms an active
+learner's committee, and its old parameter spellings. ``docs/adding-a-learner.md`` walks
+through a new one.
 """
 
 from __future__ import annotations
 
-import inspect
+import numbers
 import warnings
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -22,7 +32,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn import get_config
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import HasMethods, Interval, validate_parameter_constraints
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     _check_sample_weight,
@@ -31,11 +43,49 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from redecorate.learners.cost import FitCost, fit_members, fit_seconds
 from redecorate.learners.features import FeatureSchema
 
-DEPRECATED = "deprecated"
-"""The default of a renamed constructor parameter's old name (scikit-learn's marker): the old
-name is still accepted, with a :class:`FutureWarning`, for one release."""
+SAMPLE_WEIGHT_CHECK = "check_sample_weight_equivalence_on_dense_data"
+"""The scikit-learn estimator check some learners fail by design (a weight of k equals k copies
+of the row, fit for fit): their ``sample_weight_departure`` says how they depart from it."""
+
+
+class NumberInterval(Interval):
+    """scikit-learn's :class:`~sklearn.utils._param_validation.Interval`, refusing booleans.
+
+    Python counts ``True`` as the integer 1, so a YAML ``true`` where a number is meant
+    (``n_estimators: yes``) would pass scikit-learn's own interval and build a one-member
+    ensemble without a word.
+    """
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        return not isinstance(val, bool | np.bool_) and super().is_satisfied_by(val)
+
+
+POSITIVE_INT = NumberInterval(numbers.Integral, 1, None, closed="left")
+"""A count of one or more (ensemble sizes, iterations, epochs)."""
+
+NON_NEGATIVE = NumberInterval(numbers.Real, 0, np.inf, closed="left")
+"""A finite number >= 0 (learning rates, momenta, sizes relative to the training set)."""
+
+RANDOM_STATE = ["random_state", np.random.SeedSequence, np.random.Generator]
+"""scikit-learn's seeds, plus the :class:`~numpy.random.SeedSequence` the experiments derive
+every learner's seed as, and a generator."""
+
+ENSEMBLE_CONSTRAINTS = {
+    "estimator": [HasMethods(["fit", "predict_proba"]), None],  # None: the default member
+    "n_estimators": [POSITIVE_INT],
+    "random_state": RANDOM_STATE,
+}
+"""The constraints of the parameters every ensemble of members has, which its own extend."""
+
+
+def expected_failed_checks(estimator: Any) -> dict[str, str]:
+    """scikit-learn check name -> why ``estimator`` fails it by design (empty: it passes every
+    check): ``check_estimator(est, expected_failed_checks=expected_failed_checks(est))``."""
+    reason = getattr(estimator, "sample_weight_departure", None)
+    return {SAMPLE_WEIGHT_CHECK: reason} if reason else {}
 
 
 def _is_frame(X) -> bool:
@@ -120,17 +170,69 @@ def _encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
 
 
 class EncodedClassifier(ClassifierMixin, BaseEstimator):
-    """Base class: input validation, label encoding and the encoded fit/predict protocol."""
+    """Base class: input validation, label encoding, parameter checks and the encoded
+    fit/predict protocol; its class attributes are what an experiment knows of a learner."""
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
+    """scikit-learn's constraints of the constructor parameters, one entry per parameter."""
+
+    # -- what an experiment needs to know of a learner (docs/adding-a-learner.md) -----------
+    fit_cost: ClassVar[FitCost] = FitCost()
+    """The cost model that sizes workflow jobs (:mod:`redecorate.learners.cost`)."""
+
+    streamed: ClassVar[bool] = False
+    """``fit`` is one pass over the rows in the order given, so the order is part of the input
+    (the online kind streams each training fold in several random orders)."""
+
+    committee_settings: ClassVar[tuple[str, ...] | None] = None
+    """None: not an ensemble an active learner can query. Otherwise the system settings
+    (:data:`redecorate.active.systems.SYSTEMS`) the ensemble takes besides its size and base
+    learner: :meth:`as_committee` builds it from a system's parameters."""
 
     renamed_parameters: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    """Old constructor name -> new name, for parameters renamed to scikit-learn's words
-    (``base_estimator`` -> ``estimator``, DECORATE's ``ensemble_size`` -> ``n_estimators``).
+    """Old spelling -> constructor parameter, for names renamed to scikit-learn's words
+    (``base_estimator`` -> ``estimator``, DECORATE's ``ensemble_size`` -> ``n_estimators``):
+    an experiment file may still use the old one, with a :class:`FutureWarning`
+    (:func:`redecorate.learners.params.make_learner`)."""
 
-    scikit-learn's deprecation pattern: the old name stays a constructor parameter defaulting
-    to :data:`DEPRECATED`, so ``get_params``, ``clone`` and ``set_params`` see what was given,
-    and the fit reads the value through :meth:`_parameter`, which warns when the old name was
-    used. The old names are removed in the next release."""
+    sample_weight_departure: ClassVar[str | None] = None
+    """Why the learner departs from scikit-learn's sample-weight equivalence check, if it does
+    (:func:`expected_failed_checks`)."""
 
+    @classmethod
+    def estimated_fit_seconds(cls, params: Mapping[str, Any], n_examples: float,
+                              n_attributes: int) -> float:
+        """Rough CPU seconds of one fit with an experiment file's ``params`` on an ``n × d``
+        training set (:func:`redecorate.learners.cost.fit_seconds` of :attr:`fit_cost`)."""
+        return fit_seconds(cls, params, n_examples, n_attributes)
+
+    @classmethod
+    def estimated_members(cls, params: Mapping[str, Any]) -> int:
+        """Models one fit builds with ``params`` (:func:`redecorate.learners.cost.fit_members`)."""
+        return fit_members(cls, params)
+
+    @classmethod
+    def takes_pool(cls, params: Mapping[str, Any]) -> bool:
+        """Whether a learner with these parameters is fitted with the unlabeled rest of the
+        training fold, ``fit(X, y, pool=U)`` (DECORATE's §4.6.1 variants)."""
+        return False
+
+    @classmethod
+    def as_committee(cls, n_estimators: int, estimator: Any,
+                     settings: Mapping[str, Any]) -> EncodedClassifier:
+        """This ensemble as an active learner's committee: ``n_estimators`` members of
+        ``estimator`` (None: the default base learner) and those of its
+        :attr:`committee_settings` that a system's ``settings`` give.
+
+        Raises:
+            TypeError: the learner is not a committee (:attr:`committee_settings` is None).
+        """
+        if cls.committee_settings is None:
+            raise TypeError(f"{cls.__name__} is not an ensemble an active learner can query")
+        own = {key: settings[key] for key in cls.committee_settings if key in settings}
+        return cls(estimator=estimator, n_estimators=n_estimators, **own)
+
+    # -- scikit-learn's protocol --------------------------------------------------------------
     @classmethod
     def _get_param_names(cls) -> list[str]:
         """scikit-learn's list of constructor parameters, read from the signature once per
@@ -142,32 +244,35 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
             cls._param_names_cache = names
         return list(names)
 
-    def _parameter(self, name: str) -> Any:
-        """The value of constructor parameter ``name`` for this fit: the deprecated old name's
-        (:attr:`renamed_parameters`) when that was given, with a :class:`FutureWarning`, else
-        ``name``'s own.
+    def _validate_params(self) -> None:
+        """scikit-learn's check of the parameters against ``_parameter_constraints``, and of
+        the base learner's (``estimator``): members are fitted through the encoded protocol,
+        never through ``fit``, so the ensemble's fit is where their parameters are checked.
+
+        Plain settings (numbers, strings, None) already found valid for this class are not
+        checked again: a learning curve fits thousands of models with a few settings, and the
+        whole check (~50 µs) costs about what fitting J48 on ten examples does. The other
+        values (seeds, estimators, strategy objects) are checked every time.
 
         Raises:
-            ValueError: both names were given (``name`` away from its default).
+            sklearn.utils._param_validation.InvalidParameterError: a ValueError and TypeError
+                naming the parameter, the learner and what it must be.
         """
-        value = getattr(self, name)
-        old = next((o for o, new in self.renamed_parameters.items() if new == name), None)
-        old_value = DEPRECATED if old is None else getattr(self, old)
-        if isinstance(old_value, str) and old_value == DEPRECATED:
-            return value
-        default = inspect.signature(type(self).__init__).parameters[name].default
-        if not (value is default or (not hasattr(value, "get_params") and value == default)):
-            raise ValueError(
-                f"{type(self).__name__}: both {name}={value!r} and its deprecated old name "
-                f"{old}={old_value!r} were given; give only {name}"
-            )
-        warnings.warn(
-            f"{type(self).__name__}: parameter {old!r} was renamed {name!r} (scikit-learn's "
-            f"name) and will be removed in the next release; write {name}={old_value!r}",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return old_value
+        cls = type(self)
+        params = self.get_params(deep=False)
+        plain = tuple((key, type(value), value) for key, value in params.items()
+                      if isinstance(value, str | numbers.Number | None) and key != "random_state")
+        valid = cls.__dict__.get("_valid_settings")
+        if valid is None:
+            valid = cls._valid_settings = set()
+        checked = params if plain not in valid else {
+            key: value for key, value in params.items()
+            if not isinstance(value, str | numbers.Number | None) or key == "random_state"}
+        validate_parameter_constraints(self._parameter_constraints, checked, caller_name=cls.__name__)
+        valid.add(plain)
+        estimator = params.get("estimator")
+        if isinstance(estimator, BaseEstimator) and hasattr(estimator, "_validate_params"):
+            estimator._validate_params()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -193,6 +298,7 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
             self.feature_schema_ = FeatureSchema.from_input(arr)
         return arr
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit on a DataFrame (Categorical = nominal) or a numeric array; NaN = missing."""
         Xe = self._validate_X(X, reset=True)
@@ -231,7 +337,13 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
         (row, class) once with its count, the same model as on the copies (see
         :func:`merge_identical_rows`); chapter 8's masked pools are mostly copies of a few
         rows. Other learners ignore it.
+
+        The parameters are checked as :meth:`fit` checks them, without the configuration
+        context it enters to skip the checks of nested scikit-learn fits (~10 µs, a tenth of
+        a small fit; a foreign base learner then checks its own parameters at every fit).
         """
+        if not get_config()["skip_parameter_validation"]:
+            self._validate_params()
         _check_frame_columns(self, columns, reset=True)
         if X_encoded.shape[0] == 0:
             raise ValueError(f"Found array with 0 sample(s) (shape={X_encoded.shape}) while a "

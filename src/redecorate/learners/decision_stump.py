@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from redecorate.learners.compilation import announce_compilation
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import AttributeCounts, IncrementalClassifier
 
@@ -167,6 +168,8 @@ class DecisionStump(IncrementalClassifier):
     leaf_distribution_: (branches, K) class distributions of the leaves.
     prior_: class distribution of all training examples.
     """
+
+    fit_cost = FitCost(7.4e-9)
 
     def __init__(self) -> None:
         pass

@@ -50,24 +50,29 @@ from __future__ import annotations
 
 import inspect
 import math
-import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+from sklearn.utils._param_validation import HasMethods, StrOptions
 
-from redecorate.learners.bagging import (
-    MemberFactory,
-    check_positive_int,
-    default_base_estimator,
+from redecorate.learners.bagging import MemberFactory, default_base_estimator
+from redecorate.learners.base import (
+    ENSEMBLE_CONSTRAINTS,
+    NON_NEGATIVE,
+    POSITIVE_INT,
+    EncodedClassifier,
+    fit_member,
+    member_proba,
 )
-from redecorate.learners.base import DEPRECATED, EncodedClassifier, fit_member, member_proba
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.util import as_seed_sequence
 
 __all__ = [
     "ARTIFICIAL_STRATEGIES",
+    "POOL_STRATEGIES",
     "ArtificialData",
     "Decorate",
     "GaussianArtificialData",
@@ -313,6 +318,12 @@ ARTIFICIAL_STRATEGIES: dict[str, type] = {
 }
 
 
+POOL_STRATEGIES: frozenset[str] = frozenset({"unlabeled", "sampled"})
+"""The strategies that draw from an example pool ``U`` (§4.6.1): DECORATE (Unlabeled) samples
+its diversity data from ``U`` and DECORATE (Sampled Artificial) sizes its fixed artificial
+pool as ``|U|`` (spec §1.5.2), so both are fitted with ``fit(X, y, pool=U)``."""
+
+
 def resolve_artificial(artificial) -> ArtificialData:
     """The strategy object for a name of :data:`ARTIFICIAL_STRATEGIES` or an object with
     ``generate``."""
@@ -442,9 +453,6 @@ class Decorate(EncodedClassifier):
         ``"error"`` (0/1, Algorithm 2) or ``"mse"`` (ActiveDecorate-JS, §1.5.5).
     random_state:
         ``int``, :class:`numpy.random.SeedSequence`, ``None`` or a numpy generator.
-    base_estimator, ensemble_size:
-        Deprecated old names of ``estimator`` and ``n_estimators`` (a :class:`FutureWarning`;
-        removed in the next release).
 
     Attributes
     ----------
@@ -466,13 +474,26 @@ class Decorate(EncodedClassifier):
     random draw is per training row, so the committee is the one fitted on the copies.
     """
 
+    _parameter_constraints = {
+        **ENSEMBLE_CONSTRAINTS,
+        "max_iterations": [POSITIVE_INT],
+        "artificial_size": [NON_NEGATIVE],
+        "artificial": [StrOptions(set(ARTIFICIAL_STRATEGIES)), HasMethods(["generate"])],
+        "rejection": ["boolean"],
+        "rejection_loss": [StrOptions({"error", "mse"})],
+    }
     fits_multiplicities = True
+    fit_cost = FitCost(1.4e-5, growth=1.3, ensemble=True, trials="max_iterations")
+    committee_settings = ("max_iterations", "artificial_size", "rejection_loss")
     renamed_parameters = {"base_estimator": "estimator", "ensemble_size": "n_estimators"}
+    sample_weight_departure = (
+        "|R| = floor(R_size * m) and the nominal Laplace counts are per row (as in Weka), so "
+        "k copies of an example change the artificial data that a weight of k leaves alone"
+    )
 
     def __init__(self, estimator=None, n_estimators: int = 15, max_iterations: int = 50,
                  artificial_size: float = 1.0, artificial="gaussian", rejection: bool = True,
-                 rejection_loss: str = "error", random_state=None, base_estimator=DEPRECATED,
-                 ensemble_size=DEPRECATED):
+                 rejection_loss: str = "error", random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_iterations = max_iterations
@@ -481,8 +502,11 @@ class Decorate(EncodedClassifier):
         self.rejection = rejection
         self.rejection_loss = rejection_loss
         self.random_state = random_state
-        self.base_estimator = base_estimator
-        self.ensemble_size = ensemble_size
+
+    @classmethod
+    def takes_pool(cls, params: Mapping[str, Any]) -> bool:
+        """The pool-based variants of §4.6.1 (:data:`POOL_STRATEGIES`) take ``pool=U``."""
+        return isinstance(params.get("artificial"), str) and params["artificial"] in POOL_STRATEGIES
 
     def fit(self, X, y, sample_weight=None, *, pool=None):
         """Fit on ``T = (X, y)``; ``pool`` is the example pool ``U`` of DECORATE (Unlabeled)
@@ -493,25 +517,11 @@ class Decorate(EncodedClassifier):
         finally:
             del self._fit_pool
 
-    def _checked_parameters(self) -> int:
-        """The desired ensemble size, after checking every parameter a fit uses (so a wrong
-        value fails before the first member is built)."""
-        n_estimators = self._parameter("n_estimators")
-        check_positive_int(n_estimators, "n_estimators")
-        check_positive_int(self.max_iterations, "max_iterations")
-        if (not isinstance(self.artificial_size, numbers.Real) or isinstance(self.artificial_size, bool)
-                or not math.isfinite(self.artificial_size) or self.artificial_size < 0):
-            raise ValueError(f"artificial_size must be a finite number >= 0, got {self.artificial_size!r}")
-        if self.rejection_loss not in ("error", "mse"):
-            raise ValueError(f"rejection_loss must be 'error' or 'mse', got {self.rejection_loss!r}")
-        return n_estimators
-
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int,
                      multiplicity: np.ndarray | None = None) -> None:
-        n_estimators = self._checked_parameters()
-        estimator = self._parameter("estimator")
-        base = default_base_estimator() if estimator is None else estimator
+        n_estimators = self.n_estimators
+        base = default_base_estimator() if self.estimator is None else self.estimator
         make_member = MemberFactory(base)
         strategy = resolve_artificial(self.artificial)
         raw_pool = getattr(self, "_fit_pool", None)

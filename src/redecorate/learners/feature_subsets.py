@@ -41,25 +41,30 @@ where it is a number:
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterator
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from redecorate.learners.bagging import (
+    RESAMPLED_DEPARTURE,
     MemberFactory,
     ReplicateSampler,
-    check_positive_int,
     default_base_estimator,
     member_seed,
 )
 from redecorate.learners.base import (
-    DEPRECATED,
+    ENSEMBLE_CONSTRAINTS,
+    POSITIVE_INT,
     EncodedClassifier,
+    NumberInterval,
     fit_member,
     fit_replicate,
     member_classify,
 )
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.information_gain import feature_gains, information_gain
 from redecorate.util import as_seed_sequence
@@ -221,9 +226,6 @@ class FeatureSubsetEnsemble(EncodedClassifier):
         Seed (int, SeedSequence, Generator or None). Member ``i`` draws its subset, replicate
         and learner seed from its own child stream, so with a fixed ``D_F`` the first members
         do not depend on ``n_estimators``.
-    base_estimator:
-        Deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in the next
-        release).
 
     Attributes
     ----------
@@ -235,11 +237,20 @@ class FeatureSubsetEnsemble(EncodedClassifier):
     k_: the subset size used (``k`` capped).
     """
 
+    _parameter_constraints = {
+        **ENSEMBLE_CONSTRAINTS,
+        "strategy": [StrOptions(set(STRATEGIES))],
+        "k": [POSITIVE_INT],
+        "boost_iterations": [POSITIVE_INT, None],
+        "boost_init": [NumberInterval(numbers.Integral, 0, None, closed="left")],
+    }
+    fit_cost = FitCost(6.8e-7, ensemble=True, subset="k")
     renamed_parameters = {"base_estimator": "estimator"}
+    sample_weight_departure = RESAMPLED_DEPARTURE
 
     def __init__(self, strategy: str = "random", k: int = 2, n_estimators: int = 25,
                  estimator=None, boost_iterations: int | None = None, boost_init: int = 2,
-                 random_state=None, base_estimator=DEPRECATED):
+                 random_state=None):
         self.strategy = strategy
         self.k = k
         self.n_estimators = n_estimators
@@ -247,20 +258,10 @@ class FeatureSubsetEnsemble(EncodedClassifier):
         self.boost_iterations = boost_iterations
         self.boost_init = boost_init
         self.random_state = random_state
-        self.base_estimator = base_estimator
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
-        if self.strategy not in STRATEGIES:
-            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}; got {self.strategy!r}")
-        check_positive_int(self.k, "k")
-        check_positive_int(self.n_estimators, "n_estimators")
-        if self.boost_iterations is not None:
-            check_positive_int(self.boost_iterations, "boost_iterations")
-        if not isinstance(self.boost_init, int) or isinstance(self.boost_init, bool) or self.boost_init < 0:
-            raise ValueError(f"boost_init must be a non-negative integer, got {self.boost_init!r}")
-        estimator = self._parameter("estimator")
-        base = default_base_estimator() if estimator is None else estimator
+        base = default_base_estimator() if self.estimator is None else self.estimator
         n_features = X.shape[1]
         k = min(int(self.k), n_features)
         boost_seed, members_seed = as_seed_sequence(self.random_state).spawn(2)

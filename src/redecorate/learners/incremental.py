@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from numba import njit
+from sklearn.base import _fit_context
 from sklearn.utils.validation import _check_sample_weight
 
 from redecorate.learners.base import EncodedClassifier
@@ -234,6 +235,7 @@ class IncrementalClassifier(EncodedClassifier):
         self._reset_stream(schema, n_classes)
         self._partial_fit_encoded(X, y, sample_weight)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Learn from one more mini-batch (``classes`` is needed on the first call, unless
         ``y`` is a Categorical)."""

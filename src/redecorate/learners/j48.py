@@ -9,12 +9,14 @@ the dissertation's. The induction itself lives in :mod:`redecorate.learners.c45_
 from __future__ import annotations
 
 import math
+import numbers
 from typing import NamedTuple
 
 import numpy as np
 
 from redecorate.learners import c45_engine
-from redecorate.learners.base import EncodedClassifier
+from redecorate.learners.base import POSITIVE_INT, RANDOM_STATE, EncodedClassifier, NumberInterval
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 
 
@@ -93,6 +95,19 @@ class J48(EncodedClassifier):
         self.max_features = max_features
         self.random_state = random_state
 
+    _parameter_constraints = {
+        "confidence": [NumberInterval(numbers.Real, 0, 0.5, closed="right")],
+        "min_instances": [NumberInterval(numbers.Real, 0, None, closed="neither")],
+        "unpruned": ["boolean"],
+        "subtree_raising": ["boolean"],
+        "collapse_tree": ["boolean"],
+        "laplace": ["boolean"],
+        "use_mdl_correction": ["boolean"],
+        "max_features": [POSITIVE_INT, None],
+        "random_state": RANDOM_STATE,
+    }
+    fit_cost = FitCost(3e-7)
+
     #: Fitting ``c`` identical instances of weight 1 equals fitting one row of weight ``c``
     #: with ``multiplicity=c`` (see :func:`c45_engine.build_tree`); ensembles fit bootstrap
     #: replicates that way (:func:`redecorate.learners.base.fit_replicate`).
@@ -100,10 +115,6 @@ class J48(EncodedClassifier):
 
     def _fit_encoded(self, X, y, sample_weight, schema: FeatureSchema, n_classes: int,
                      multiplicity: np.ndarray | None = None) -> None:
-        if not 0 < self.confidence <= 0.5:
-            raise ValueError(f"confidence must be in (0, 0.5], got {self.confidence}")
-        if self.min_instances <= 0:
-            raise ValueError(f"min_instances must be positive, got {self.min_instances}")
         X = np.ascontiguousarray(X, dtype=np.float64)
         y = np.ascontiguousarray(y, dtype=np.int64)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)

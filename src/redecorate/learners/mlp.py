@@ -33,13 +33,13 @@ ensemble, each trained for 80 epochs on up to twice the training set.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from numba import njit
+from sklearn.utils._param_validation import StrOptions
 
-from redecorate.learners.base import EncodedClassifier
+from redecorate.learners.base import NON_NEGATIVE, POSITIVE_INT, RANDOM_STATE, EncodedClassifier
 from redecorate.learners.compilation import announce_compilation
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.util import as_seed_sequence
 
@@ -188,6 +188,20 @@ class MLP(EncodedClassifier):
     ``learning_rate_``: the rate finally used (halved on each divergence reset).
     """
 
+    _parameter_constraints = {
+        "learning_rate": [NON_NEGATIVE],
+        "momentum": [NON_NEGATIVE],
+        "epochs": [POSITIVE_INT],
+        "hidden": [StrOptions({"a"}), POSITIVE_INT],
+        "random_state": RANDOM_STATE,
+    }
+    fit_cost = FitCost(1.45e-5)
+    sample_weight_departure = (
+        "online backpropagation visits examples one at a time in a shuffled order: k copies of "
+        "an example are k separate updates at other places in the order, a weight of k is one "
+        "update k times as large"
+    )
+
     def __init__(self, learning_rate: float = 0.15, momentum: float = 0.9, epochs: int = 80,
                  hidden: int | str = "a", random_state=None):
         self.learning_rate = learning_rate
@@ -195,6 +209,10 @@ class MLP(EncodedClassifier):
         self.epochs = epochs
         self.hidden = hidden
         self.random_state = random_state
+
+    def _hidden_units(self, n_inputs: int, n_classes: int) -> int:
+        """``hidden``: Weka's wildcard ``"a"`` is ``(inputs + classes) // 2`` (at least 1)."""
+        return max(1, (n_inputs + n_classes) // 2) if self.hidden == "a" else int(self.hidden)
 
     # -- preprocessing --------------------------------------------------------------
     def _binarise(self, X: np.ndarray) -> np.ndarray:
@@ -222,13 +240,6 @@ class MLP(EncodedClassifier):
     # -- the encoded protocol ---------------------------------------------------------
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
-        for name in ("learning_rate", "momentum"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
-                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-        if not isinstance(self.epochs, numbers.Integral) or isinstance(self.epochs, bool) \
-                or self.epochs < 1:
-            raise ValueError(f"epochs must be a positive integer, got {self.epochs!r}")
         self._sizes = [0 if c is None else len(c) for c in schema.categories]
         B = self._binarise(X)
         missing = np.isnan(B)
@@ -241,13 +252,7 @@ class MLP(EncodedClassifier):
         self.input_range_ = np.where(half > 0, half, 1.0)
         Z = self._inputs(X)
         n_inputs = Z.shape[1]
-        if self.hidden == "a":
-            H = max(1, (n_inputs + n_classes) // 2)
-        elif isinstance(self.hidden, numbers.Integral) and not isinstance(self.hidden, bool) \
-                and self.hidden >= 1:
-            H = int(self.hidden)
-        else:
-            raise ValueError(f"hidden must be 'a' or a positive integer, got {self.hidden!r}")
+        H = self._hidden_units(n_inputs, n_classes)
         w = np.asarray(sample_weight, dtype=np.float64)
         total = w.sum()
         w = w * (w.size / total) if total > 0 else np.ones_like(w)

@@ -32,17 +32,26 @@ Both estimators follow scikit-learn (``fit`` = one pass over the rows in the giv
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from sklearn.base import _fit_context, clone
+from sklearn.utils._param_validation import HasMethods
 
 from redecorate.learners.bagging import MemberFactory
-from redecorate.learners.base import DEPRECATED, EncodedClassifier, member_classify
+from redecorate.learners.base import (
+    ENSEMBLE_CONSTRAINTS,
+    EncodedClassifier,
+    NumberInterval,
+    member_classify,
+)
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import class_codes, first_batch_classes
+from redecorate.learners.naive_bayes import NaiveBayes
 from redecorate.util import as_seed_sequence
 
 __all__ = ["OnlineBagging", "OnlineBoosting", "PrimedOnlineBoosting", "poisson_weights"]
@@ -56,26 +65,28 @@ def poisson_weights(rng: np.random.Generator, n_rows: int, n_members: int, lam: 
 
 
 def _default_base():
-    from redecorate.learners.naive_bayes import NaiveBayes
-
     return NaiveBayes()
 
 
 class _OnlineEnsemble(EncodedClassifier):
     """Stream bookkeeping shared by the online ensembles: classes, schema, members, dicts."""
 
+    _parameter_constraints = {
+        **ENSEMBLE_CONSTRAINTS,
+        # A member learns the stream through the project's encoded partial fit.
+        "estimator": [HasMethods(["partial_fit_prepared"]), None],
+    }
     renamed_parameters = {"base_estimator": "estimator"}
-
+    sample_weight_departure = (
+        "online ensembles draw each member's copies of an example from Poisson(weight): a weight "
+        "of k and k copies are equal in distribution, not draw for draw"
+    )
     streamed = True
-    """``fit`` is one pass over the rows in the order given: the order is part of the input
-    (experiments present each training set in several random orders)."""
 
-    def __init__(self, estimator=None, n_estimators: int = 100, random_state=None,
-                 base_estimator=DEPRECATED):
+    def __init__(self, estimator=None, n_estimators: int = 100, random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.random_state = random_state
-        self.base_estimator = base_estimator
 
     def _start(self, classes: np.ndarray) -> None:
         self.classes_ = np.asarray(classes)
@@ -84,11 +95,7 @@ class _OnlineEnsemble(EncodedClassifier):
         # initial weights), as batch bagging seeds its members.
         poisson_seed, member_seeds = as_seed_sequence(self.random_state).spawn(2)
         self._rng = np.random.default_rng(poisson_seed)
-        estimator = self._parameter("estimator")
-        base = _default_base() if estimator is None else estimator
-        if not hasattr(base, "partial_fit_prepared"):
-            raise TypeError(f"{type(base).__name__} cannot learn online: the base learner needs "
-                            "partial_fit (naive_bayes, decision_stump, online_tree, ...)")
+        base = _default_base() if self.estimator is None else self.estimator
         make = MemberFactory(clone(base))
         self.estimators_ = [make(seed) for seed in member_seeds.spawn(self.n_estimators)]
         self._seen = np.zeros(self.n_estimators, dtype=bool)
@@ -100,13 +107,13 @@ class _OnlineEnsemble(EncodedClassifier):
         member.classes_ = np.arange(self.n_classes_)
         member._reset_stream(schema, self.n_classes_)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Learn from one more mini-batch, in row order (``classes`` on the first call, unless
         ``y`` is a Categorical). ``sample_weight`` multiplies each row's Poisson rate."""
         first = not hasattr(self, "estimators_")
         Xe = self._validate_X(X, reset=first)
         if first:
-            self._validate_params_online()
             self._start(first_batch_classes(y, classes, Xe.shape[0]))
             for member in self.estimators_:
                 self._member_start(member, self.feature_schema_)
@@ -119,15 +126,10 @@ class _OnlineEnsemble(EncodedClassifier):
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
-        self._validate_params_online()
         self._start(self.classes_)  # fit() has set the class list
         for member in self.estimators_:
             self._member_start(member, schema)
         self._learn(X, y, sample_weight)
-
-    def _validate_params_online(self) -> None:
-        if not isinstance(self.n_estimators, int) or isinstance(self.n_estimators, bool) or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be a positive integer, got {self.n_estimators!r}")
 
     # -- river's interface --------------------------------------------------------------
     def learn_one(self, x: Mapping[str, Any], y: Any) -> None:
@@ -175,9 +177,9 @@ class OnlineBagging(_OnlineEnsemble):
     estimator: a learner with ``partial_fit`` (default: naive Bayes).
     n_estimators: members (Oza: 100).
     random_state: seed of the Poisson draws (int, SeedSequence, Generator or None).
-    base_estimator: deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in
-        the next release).
     """
+
+    fit_cost = FitCost(2.8e-6, ensemble=True)
 
     def _learn(self, X: np.ndarray, y: np.ndarray, rates: np.ndarray) -> None:
         if np.all(rates == 1.0):
@@ -218,13 +220,13 @@ class OnlineBoosting(_OnlineEnsemble):
     estimator: a learner with ``partial_fit`` (default: naive Bayes).
     n_estimators: members (Oza: 100).
     random_state: seed of the Poisson draws.
-    base_estimator: deprecated old name of ``estimator`` (a :class:`FutureWarning`; removed in
-        the next release).
 
     Attributes
     ----------
     lambda_correct_, lambda_wrong_: λ_sc and λ_sw per member.
     """
+
+    fit_cost = FitCost(2.6e-4, ensemble=True)
 
     def _start(self, classes: np.ndarray) -> None:
         super()._start(classes)
@@ -287,24 +289,27 @@ class PrimedOnlineBoosting(OnlineBoosting):
     priming example. ``partial_fit`` on a stream has no N and does not prime.
     """
 
+    _parameter_constraints = {
+        **OnlineBoosting._parameter_constraints,
+        "prime_fraction": [NumberInterval(numbers.Real, 0, 1, closed="both")],
+        "prime_max": [NumberInterval(numbers.Integral, 0, None, closed="left")],
+    }
+    fit_cost = FitCost(2e-4, ensemble=True)
+
     def __init__(self, estimator=None, n_estimators: int = 100, prime_fraction: float = 0.2,
-                 prime_max: int = 10000, random_state=None, base_estimator=DEPRECATED):
+                 prime_max: int = 10000, random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.prime_fraction = prime_fraction
         self.prime_max = prime_max
         self.random_state = random_state
-        self.base_estimator = base_estimator
 
     def n_prime(self, n: int) -> int:
         """Examples learned in batch mode out of a training set of ``n``."""
-        if not 0 <= float(self.prime_fraction) <= 1:
-            raise ValueError(f"prime_fraction must be in [0, 1], got {self.prime_fraction!r}")
         return int(min(math.floor(float(self.prime_fraction) * n), int(self.prime_max)))
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
-        self._validate_params_online()
         self._start(self.classes_)
         for member in self.estimators_:
             self._member_start(member, schema)

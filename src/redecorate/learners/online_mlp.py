@@ -17,10 +17,10 @@ how later steps move the weights, never what has been learned. (A missing input 
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
+from redecorate.learners.base import POSITIVE_INT
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import IncrementalClassifier
 from redecorate.learners.mlp import MLP, train_stream
@@ -44,6 +44,12 @@ class OnlineMLP(IncrementalClassifier, MLP):
     ``fit`` is one pass over the rows in the order given (so it is ``streamed``).
     """
 
+    _parameter_constraints = {
+        "updates_per_example": [POSITIVE_INT],
+        **{key: MLP._parameter_constraints[key]
+           for key in ("learning_rate", "momentum", "hidden", "random_state")},
+    }
+    fit_cost = FitCost(1.4e-7)
     lossless = False
     streamed = True
 
@@ -61,21 +67,9 @@ class OnlineMLP(IncrementalClassifier, MLP):
         return tags
 
     def _reset_stream(self, schema: FeatureSchema, n_classes: int) -> None:
-        updates = self.updates_per_example
-        if not isinstance(updates, numbers.Integral) or isinstance(updates, bool) or updates < 1:
-            raise ValueError(f"updates_per_example must be a positive integer, got {updates!r}")
-        for name in ("learning_rate", "momentum"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
-                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
         self._sizes = [0 if c is None else len(c) for c in schema.categories]
         n_inputs = sum(1 if size in (0, 2) else size for size in self._sizes)
-        if self.hidden == "a":
-            H = max(1, (n_inputs + n_classes) // 2)
-        elif isinstance(self.hidden, numbers.Integral) and not isinstance(self.hidden, bool) and self.hidden >= 1:
-            H = int(self.hidden)
-        else:
-            raise ValueError(f"hidden must be 'a' or a positive integer, got {self.hidden!r}")
+        H = self._hidden_units(n_inputs, n_classes)
         rng = np.random.default_rng(as_seed_sequence(self.random_state))
         self.W1_ = rng.uniform(-0.05, 0.05, size=(H, n_inputs + 1))
         self.W2_ = rng.uniform(-0.05, 0.05, size=(n_classes, H + 1))

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import IncrementalClassifier
+from redecorate.learners.j48 import J48
 
 __all__ = ["OnlineTree"]
 
@@ -87,6 +89,9 @@ class OnlineTree(IncrementalClassifier):
     tree_: the J48 built from them (built lazily, when first needed after new data).
     """
 
+    _parameter_constraints = {key: J48._parameter_constraints[key]
+                              for key in ("confidence", "min_instances", "unpruned")}
+    fit_cost = FitCost(2.3e-8)
     fits_multiplicities = False  # ensembles give it weights; it keeps its own multiplicities
 
     def __init__(self, confidence: float = 0.25, min_instances: int = 2, unpruned: bool = False):
@@ -122,8 +127,6 @@ class OnlineTree(IncrementalClassifier):
         """Build lazily, into a memo that a prediction fills without changing the estimator's
         attributes (scikit-learn's rule that ``predict`` leaves ``__dict__`` alone)."""
         if "tree" not in self._cache:
-            from redecorate.learners.j48 import J48
-
             X, y, w = self._rows.rows()
             tree = J48(confidence=self.confidence, min_instances=self.min_instances,
                        unpruned=self.unpruned)

@@ -19,14 +19,17 @@ import math
 import numbers
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from redecorate.learners.bagging import (
-    check_positive_int,
+    RESAMPLED_DEPARTURE,
     combine_members,
     fit_bootstrap_members,
 )
-from redecorate.learners.base import EncodedClassifier
+from redecorate.learners.base import POSITIVE_INT, RANDOM_STATE, EncodedClassifier
+from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
+from redecorate.learners.j48 import J48
 from redecorate.util import as_seed_sequence
 
 __all__ = ["RandomForest", "random_subspace_size"]
@@ -72,6 +75,14 @@ class RandomForest(EncodedClassifier):
     max_features_: the ``K`` actually used.
     """
 
+    _parameter_constraints = {
+        "n_estimators": [POSITIVE_INT],
+        "max_features": [StrOptions({"weka"}), POSITIVE_INT, None],
+        "random_state": RANDOM_STATE,
+    }
+    fit_cost = FitCost(9.2e-7, ensemble=True)
+    sample_weight_departure = RESAMPLED_DEPARTURE
+
     def __init__(self, n_estimators: int = 15, max_features=None, random_state=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
@@ -79,9 +90,6 @@ class RandomForest(EncodedClassifier):
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
-        from redecorate.learners.j48 import J48
-
-        check_positive_int(self.n_estimators, "n_estimators")
         self.max_features_ = random_subspace_size(schema.n_features, self.max_features)
         tree = J48(unpruned=True, min_instances=1, max_features=self.max_features_)
         self.estimators_, self.estimators_samples_ = fit_bootstrap_members(

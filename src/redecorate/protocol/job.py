@@ -30,9 +30,7 @@ __all__ = [
     "learner_seed",
     "point_key",
     "point_value",
-    "wants_pool",
 ]
-
 
 
 class JobError(RuntimeError):
@@ -41,6 +39,7 @@ class JobError(RuntimeError):
 
 LearnerFactory = Callable[[str, Mapping[str, Any], int], Any]
 """``(algorithm, params, random_state) -> unfitted scikit-learn classifier``."""
+
 
 @dataclass(frozen=True)
 class Protocol:
@@ -115,10 +114,6 @@ def learner_seed(
     return derive_seed(seed, "learner", dataset, run, fold, algorithm, point_key(point))
 
 
-POOL_STRATEGIES: frozenset[str] = frozenset({"unlabeled", "sampled"})
-"""DECORATE ``artificial=`` strategies that draw from an example pool ``U`` (§4.6.1)."""
-
-
 METRICS: tuple[str, ...] = ("accuracy", "diversity", "member_error")
 """Record metrics a passive job can compute (``metrics:`` of an experiment file).
 
@@ -126,15 +121,3 @@ METRICS: tuple[str, ...] = ("accuracy", "diversity", "member_error")
 (the members' mean test error in %, so that ``member_error - (100 - accuracy)`` is §4.4's
 ensemble error reduction in percentage points).
 """
-
-
-def wants_pool(params: Mapping[str, Any]) -> bool:
-    """Whether a learner's parameters ask for the unlabeled pool of §4.6.1.
-
-    DECORATE (Unlabeled) samples its diversity data from ``U`` and DECORATE (Sampled
-    Artificial) sizes its fixed artificial pool as ``|U|`` (spec §1.5.2), so both are
-    fitted with ``fit(X, y, pool=U)``.
-    """
-    return isinstance(params.get("artificial"), str) and params["artificial"] in POOL_STRATEGIES
-
-

@@ -1,0 +1,175 @@
+"""What one fit of a learner costs: the model that sizes workflow jobs before any data exist.
+
+Every learner declares its own cost as a :class:`FitCost` (``fit_cost``, a class attribute of
+:class:`~redecorate.learners.base.EncodedClassifier`), calibrated against the per-job CPU of
+the committed runs (``reproduced/*/provenance.json``, :mod:`redecorate.calibration`); the
+formula that turns it into seconds is the same for every learner and lives here. Only the
+grouping of units into jobs depends on it, never a record.
+
+The entry points by registry name are :func:`estimated_fit_seconds` and
+:func:`estimated_members`; a learner class answers the same questions for itself
+(``Decorate.estimated_fit_seconds(params, n, d)``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from redecorate.learners.registry import ALGORITHMS, learner_class
+
+__all__ = [
+    "MEMBER_SECONDS",
+    "REFERENCE_EXAMPLES",
+    "REFERENCE_MEMBER",
+    "REFERENCE_SIZE",
+    "ROW_ATTRIBUTES",
+    "FitCost",
+    "estimated_fit_seconds",
+    "estimated_members",
+    "fit_members",
+    "fit_seconds",
+]
+
+REFERENCE_EXAMPLES = 300.0
+"""Where a learner whose cost grows faster than linearly costs what the linear model says."""
+
+ROW_ATTRIBUTES = 34.0
+"""Per-example work of a fit that does not grow with the attributes (class counts, sorting,
+predicting the training set, DECORATE's artificial examples), in attribute units: a fit costs
+``per_example × n × (d + ROW_ATTRIBUTES)``. Fitted with the costs to the committed runs' CPU: a
+model linear in n × d gave datasets with few attributes a quarter of their CPU (balance-scale,
+glass, iris) and mushroom or splice many times theirs."""
+
+MEMBER_SECONDS = 1.1e-4
+"""Fixed CPU seconds per model built in a fit (one J48 member, one DECORATE trial): Python's
+share, independent of the data, which is most of a fit on the few examples of an active
+learning curve's first iterations (chapter 7's early curves took 10× what n × d said)."""
+
+REFERENCE_SIZE = 15
+"""The ensemble size an ensemble's ``per_example`` was calibrated at (the thesis's): a fit of
+another size costs in proportion, and a size the parameters do not give is priced as this."""
+
+REFERENCE_MEMBER = "j48"
+"""The member learner a meta-learner's ``per_example`` was calibrated with (its default): another
+base learner scales the cost by the ratio of the two learners' ``per_example``."""
+
+WORK_PARAMETERS = ("epochs", "updates_per_example")
+"""Parameters that multiply a learner's work (passes or updates per example), priced relative
+to the class's default value."""
+
+
+@dataclass(frozen=True)
+class FitCost:
+    """How one fit of a learner costs CPU, declared by the learner (``fit_cost``).
+
+    Attributes:
+        per_example: CPU seconds of one fit per training example × (attribute +
+            :data:`ROW_ATTRIBUTES`), at the default settings (an ensemble: at
+            :data:`REFERENCE_SIZE` members of :data:`REFERENCE_MEMBER`). The default, 1e-6,
+            is an uncalibrated guess for a new learner.
+        growth: how the cost grows with the examples, ``n ** growth``, scaled to agree with
+            the linear model at :data:`REFERENCE_EXAMPLES`. DECORATE's is above 1: its
+            artificial set grows with ``n`` and every trial predicts ``T`` and ``R`` with a
+            committee whose trees grow too (on heart-statlog a DECORATE active-learning curve
+            to 100 labeled examples fitted in about a thirteenth of the time of one to 243,
+            where a linear model says a sixth).
+        ensemble: the fit builds ``n_estimators`` members: the cost scales with the size
+            relative to :data:`REFERENCE_SIZE`, and so does the number of models built.
+        trials: the parameter that counts the models a fit builds when that is not the
+            ensemble size (DECORATE's ``max_iterations``: every trial builds a candidate).
+        subset: the parameter that bounds the attributes each member sees (the
+            feature-subset ensembles' ``k``).
+    """
+
+    per_example: float = 1e-6
+    growth: float = 1.0
+    ensemble: bool = False
+    trials: str | None = None
+    subset: str | None = None
+
+
+def _spelled(cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``params`` as the constructor names them: old spellings renamed, ``base`` as
+    ``estimator`` (what :func:`redecorate.learners.params.make_learner` accepts)."""
+    renamed = {**dict(getattr(cls, "renamed_parameters", {})), "base": "estimator"}
+    return {renamed.get(key, key): value for key, value in (params or {}).items()}
+
+
+def _default(cls: type, name: str) -> Any:
+    parameter = inspect.signature(cls.__init__).parameters.get(name)
+    return None if parameter is None else parameter.default
+
+
+def _work(cls: type, params: Mapping[str, Any]) -> float:
+    """The factor of :data:`WORK_PARAMETERS` given in ``params`` against the class's defaults."""
+    factor = 1.0
+    for key in WORK_PARAMETERS:
+        if isinstance(params.get(key), int):
+            default = _default(cls, key)
+            if isinstance(default, int) and default > 0:
+                factor *= params[key] / default
+    return factor
+
+
+def _size(cls: type, params: Mapping[str, Any]) -> int | None:
+    """The ensemble size the parameters give (None: not an ensemble, or not given)."""
+    size = params.get("n_estimators")
+    return size if cls.fit_cost.ensemble and isinstance(size, int) else None
+
+
+def fit_members(cls: type, params: Mapping[str, Any] | None = None) -> int:
+    """Models built in one fit of ``cls`` with the experiment file's ``params``: a trial each
+    (``trials``), an ensemble's members, or 1."""
+    cost: FitCost = cls.fit_cost
+    params = _spelled(cls, params)
+    if cost.trials is not None:
+        return int(params.get(cost.trials, _default(cls, cost.trials)))
+    size = _size(cls, params)
+    return max(size, 1) if size is not None else (REFERENCE_SIZE if cost.ensemble else 1)
+
+
+def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
+                n_attributes: int) -> float:
+    """Rough CPU seconds of one fit of ``cls`` with the experiment file's ``params`` on an
+    ``n × d`` training set.
+
+    ``per_example`` × examples (to the power ``growth``) × (attributes +
+    :data:`ROW_ATTRIBUTES`; a member sees ``subset`` of them), scaled by the ensemble size
+    against :data:`REFERENCE_SIZE`, by passes or updates per example (:data:`WORK_PARAMETERS`)
+    against the defaults, and, for a meta-learner with another base learner (a registry name
+    or ``{name, params}``), by that learner's ``per_example`` against
+    :data:`REFERENCE_MEMBER`'s (and its own passes); plus :data:`MEMBER_SECONDS` per model built.
+    """
+    cost: FitCost = cls.fit_cost
+    spelled = _spelled(cls, params)
+    attributes = max(n_attributes, 1)
+    if cost.subset is not None and isinstance(spelled.get(cost.subset), int):
+        attributes = max(min(spelled[cost.subset], attributes), 1)
+    examples = REFERENCE_EXAMPLES * (max(n_examples, 1.0) / REFERENCE_EXAMPLES) ** cost.growth
+    seconds = cost.per_example * examples * (attributes + ROW_ATTRIBUTES) * _work(cls, spelled)
+    size = _size(cls, spelled)
+    if size is not None:
+        seconds *= max(size, 1) / REFERENCE_SIZE
+    base = spelled.get("estimator")
+    base_name = base.get("name") if isinstance(base, Mapping) else base
+    if ("estimator" in cls._get_param_names() and isinstance(base_name, str)
+            and base_name.strip().lower() in ALGORITHMS):
+        member = learner_class(base_name)
+        seconds *= member.fit_cost.per_example / learner_class(REFERENCE_MEMBER).fit_cost.per_example
+        if isinstance(base, Mapping):
+            seconds *= _work(member, base.get("params") or {})
+    return seconds + MEMBER_SECONDS * fit_members(cls, params)
+
+
+def estimated_fit_seconds(name: str, params: Mapping[str, Any] | None, n_examples: float,
+                          n_attributes: int) -> float:
+    """:func:`fit_seconds` of the registry learner ``name`` (used only to size jobs)."""
+    return learner_class(name).estimated_fit_seconds(params or {}, n_examples, n_attributes)
+
+
+def estimated_members(name: str, params: Mapping[str, Any] | None = None) -> int:
+    """:func:`fit_members` of the registry learner ``name``."""
+    return learner_class(name).estimated_members(params or {})
