@@ -207,6 +207,15 @@ def test_unknown_system_and_parameter_names_list_the_valid_ones():
         make_system("select_predict", {"select": "forest"})
 
 
+def test_a_committee_given_directly_has_its_parameters_checked_when_fitted():
+    """The loop fits through the encoded protocol; it checks each model as fit would."""
+    X, y = make_data(30)
+    learner = ActiveLearner(Bagging(n_estimators=3, voting="majority"), "vote_margin",
+                            random_state=0).fit(X, partial_labels(y, [0, 1, 2, 3]))
+    with pytest.raises(ValueError, match="'voting' parameter of Bagging"):
+        learner.query()
+
+
 def test_the_old_name_of_the_committee_size_still_builds_the_same_committee():
     with pytest.warns(FutureWarning, match="'ensemble_size' was renamed 'n_estimators'"):
         old = make_system("qbag", {"ensemble_size": 4})

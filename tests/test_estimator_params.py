@@ -101,6 +101,26 @@ def test_decorate_reads_the_renamed_size(iris) -> None:
         Decorate(n_estimators=0).fit(X, y)
 
 
+def test_the_ensemble_fit_checks_its_base_learners_parameters(iris) -> None:
+    """Members are fitted through the encoded protocol, never through ``fit``: the ensemble's
+    fit is where their parameters are checked."""
+    X, y = iris
+    with pytest.raises(ValueError, match="'confidence' parameter of J48"):
+        Bagging(J48(confidence=2.0), n_estimators=2).fit(X, y)
+    with pytest.raises(ValueError, match="'confidence' parameter of J48"):
+        Bagging(Decorate(J48(confidence=2.0), n_estimators=2), n_estimators=2).fit(X, y)
+
+
+def test_a_setting_found_valid_is_remembered_with_its_type(iris) -> None:
+    """The check is skipped for settings already found valid, but True is not the 1 that was."""
+    X, y = iris
+    Bagging(n_estimators=1, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="'n_estimators' parameter of Bagging"):
+        Bagging(n_estimators=True, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="'n_estimators' parameter of Bagging"):
+        Bagging(n_estimators=1.0, random_state=0).fit(X, y)
+
+
 # -- the registry: experiment files' names ------------------------------------------------
 def test_the_registry_takes_the_new_names_and_base() -> None:
     with warnings.catch_warnings():
