@@ -275,7 +275,7 @@ def _pool_size(shape: DatasetShape, n_folds: int) -> int:
 
 SCORE_SECONDS = 8.3e-7
 """CPU seconds per pool example and committee member to score the pool at one iteration
-(fitted with the registry's costs to the committed runs' CPU: with few labeled examples,
+(fitted with the learners' costs to the committed runs' CPU: with few labeled examples,
 scoring the whole pool is most of an iteration)."""
 
 
