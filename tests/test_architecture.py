@@ -70,6 +70,36 @@ def test_no_import_cycle_between_subpackages() -> None:
     assert graph, "no imports found: the check would pass vacuously"
 
 
+def test_no_import_cycle_between_modules() -> None:
+    """Within a subpackage too (the kind contract and the unit skeleton once imported each
+    other): every import counts, at the top, deferred or for type checking alone."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, tree in modules.items():
+        for module, names in _imports(tree):
+            if module.startswith("redecorate"):
+                targets = {f"{module}.{n}" for n in names if f"{module}.{n}" in modules}
+                graph.setdefault(name, set()).update(targets or {module} & set(modules))
+    order: list[str] = []
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        """A cycle through ``node``, depth first, or None."""
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt] if nxt in path else [node, nxt]
+            if nxt not in state and (cycle := visit(nxt, [*path, nxt])):
+                return cycle
+        state[node] = 2
+        order.append(node)
+        return None
+
+    cycles = [c for start in sorted(graph) if start not in state and (c := visit(start, [start]))]
+    assert not cycles, cycles
+    assert len(order) > 100, "too few modules found: the check would pass vacuously"
+
+
 def test_the_library_never_imports_snakemake() -> None:
     offenders = [name for name, tree in _modules().items()
                  if any(m.split(".")[0] == "snakemake" for m, _ in _imports(tree))]  # fmt: skip

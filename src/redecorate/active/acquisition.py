@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.special import gammaln
 
 from redecorate.active.scores import probability_margin
 from redecorate.learners.base import merge_identical_rows
@@ -243,8 +244,6 @@ def expected_distinct_rows(start: AcquisitionStart, batch_size: int) -> np.ndarr
     Sampling's choice is not known before it runs), so a group of g identical masked rows
     survives among k of N with probability 1 − C(N − g, k) / C(N, k).
     """
-    from scipy.special import gammaln
-
     state = start.state
     incomplete = state.incomplete
     n_initial = int(state.complete.sum())
