@@ -201,11 +201,11 @@ def test_per_instance_known_features_show_round_0_3_f_each() -> None:
 def test_imputed_curve_never_shows_the_learner_a_hidden_nan(autos, monkeypatch) -> None:
     """The learner of every iteration, and the scoring of the pool, see imputed rows; the
     initial G follows ``initial_size``."""
-    import redecorate.learners.params as params
+    import redecorate.active.acquisition as acquisition
     from redecorate.learners.features import FeatureSchema
 
     seen: list[np.ndarray] = []
-    make = params.make_learner
+    make = acquisition.make_learner
 
     def spy(*args, **kwargs):
         model = make(*args, **kwargs)
@@ -214,7 +214,7 @@ def test_imputed_curve_never_shows_the_learner_a_hidden_nan(autos, monkeypatch) 
         model.predict_proba_prepared = lambda X: (seen.append(X.copy()), predict(X))[1]
         return model
 
-    monkeypatch.setattr(params, "make_learner", spy)
+    monkeypatch.setattr(acquisition, "make_learner", spy)
     n = len(autos.y)
     train, test = np.arange(0, n, 2), np.arange(1, n, 2)
     pool = autos.X.iloc[train]
@@ -390,12 +390,13 @@ def test_the_plan_prices_a_fold_from_its_own_known_features(autos) -> None:
 
     from redecorate.data import load_registry
     from redecorate.experiments import load_experiment
+    from redecorate.kinds import get_kind
     from redecorate.kinds.jobs import dataset_shape
 
     registry = load_registry(REPO / "config" / "datasets.yaml")
     spec = load_experiment(REPO / "config" / "experiments" / "ch8_afa.yaml",
                            schema=REPO / "workflow" / "schemas" / "experiment.schema.yaml")
-    kind, job = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+    kind, job = get_kind(spec.kind), get_kind(spec.kind).job_settings(spec)
     shape = dataset_shape(registry["autos"], "autos")
     with_data = dataclasses.replace(shape, data=lambda: autos)
     units = [{"algorithm": "decorate_random", "run": 0, "fold": f} for f in range(10)]

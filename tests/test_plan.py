@@ -19,6 +19,7 @@ import pytest
 import smoke_support as smoke
 
 from redecorate.job_records import job_record_info, unit_key, write_job_records
+from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import Chunk, dataset_shape, plan_experiment, runtime_minutes
 from redecorate.plan import experiment_plan, format_plan, main, read_bundling
 from redecorate.run_config import load_run, parse_config_values
@@ -43,7 +44,7 @@ def _fake_job_file(path: Path, keys: list[str], units: list[dict], cpu: float) -
 
 def test_recorded_units_are_found_by_key_and_the_rest_priced_by_the_cost_model(quick_run, tmp_path: Path) -> None:
     spec = quick_run.experiments["ch4_passive"]
-    kind, settings = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+    kind, settings = get_kind(spec.kind), get_kind(spec.kind).job_settings(spec)
     dataset = spec.datasets[0]
     units = [dict(u) for u in kind.units(spec)]
     kept = [units[2], units[5]]  # not a prefix: a positional count would be wrong
@@ -71,7 +72,7 @@ def test_recorded_units_are_found_by_key_and_the_rest_priced_by_the_cost_model(q
 
 def test_a_job_is_left_when_any_of_its_units_is(quick_run, tmp_path: Path) -> None:
     spec = quick_run.experiments["ch4_passive"]
-    kind, settings = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+    kind, settings = get_kind(spec.kind), get_kind(spec.kind).job_settings(spec)
     chunks = plan_experiment(spec, quick_run.registry, 5.0)  # small jobs: several per dataset
     dataset = next(d for d, c in chunks.items() if len(c) >= 2 and len(c[0].units) >= 2)
     first = chunks[dataset][0]
@@ -142,7 +143,7 @@ def test_committed_runs_are_recorded_under_todays_unit_keys() -> None:
         scale = json.loads(provenance.read_text())["experiment"]["settings"]["scale"]
         run = load_run({"scale": scale, "experiments": [name]}, REPO)
         spec = run.experiments[name]
-        kind, settings = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+        kind, settings = get_kind(spec.kind), get_kind(spec.kind).job_settings(spec)
         for path in sorted((provenance.parent / "records").glob("*/*.parquet")):
             info = job_record_info(path)
             for unit, key in zip(info["units"], info["unit_keys"], strict=True):
