@@ -30,9 +30,10 @@ sys.path.insert(0, str(REPO / "src"))
 
 from redecorate.active.acquisition import FeatureAcquisition, acquisition_start  # noqa: E402
 from redecorate.data import load_dataset  # noqa: E402
+from redecorate.kinds import get_kind  # noqa: E402
 from redecorate.kinds.acquisition import _fit_cost  # noqa: E402
 from redecorate.learners.base import merge_identical_rows  # noqa: E402
-from redecorate.learners.registry import make_learner  # noqa: E402
+from redecorate.learners.params import make_learner  # noqa: E402
 from redecorate.protocol.folds import run_folds  # noqa: E402
 from redecorate.protocol.seeds import seed_sequence  # noqa: E402
 from redecorate.report.tables import markdown_table  # noqa: E402
@@ -44,7 +45,7 @@ SHARES = (0.0, 0.25, 0.5, 0.75, 0.95)
 def sample(datasets: list[str], algorithm: str, splits: int, mirror: str, data_dir: str) -> pd.DataFrame:
     run = load_run({"experiments": ["ch8_afa"], "data_mirror": mirror}, REPO)
     spec = run.experiments["ch8_afa"]
-    job = spec.experiment_kind.job_settings(spec)
+    job = get_kind(spec.kind).job_settings(spec)
     entry = job.algorithms[algorithm]
     rows = []
     for name in datasets:

@@ -40,6 +40,7 @@ from redecorate.calibration import measured_job_cpu, spec_of_provenance  # noqa:
 from redecorate.data import load_registry  # noqa: E402
 from redecorate.experiments import load_experiment  # noqa: E402
 from redecorate.job_records import unit_key, write_job_records  # noqa: E402
+from redecorate.kinds import get_kind  # noqa: E402
 from redecorate.kinds.jobs import dataset_shape  # noqa: E402
 from redecorate.learners.registry import ALGORITHMS  # noqa: E402
 
@@ -98,9 +99,10 @@ def key_experiment(root: Path, name: str, registry: Any, say: Any = print) -> li
     if why is not None:
         say(f"{name}: skipped, not today's thesis protocol ({why})")
         return []
-    kind, settings = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+    kind = get_kind(spec.kind)
+    settings = kind.job_settings(spec)
     ran_spec = spec_of_provenance(provenance, REPO)
-    ran_settings = ran_spec.experiment_kind.job_settings(ran_spec) if ran_spec is not None else None
+    ran_settings = kind.job_settings(ran_spec) if ran_spec is not None else None
     records = pd.read_parquet(folder / "records.parquet")
     measured = _job_cpu(provenance)
     done: list[tuple[Any, str, dict]] = []
@@ -148,7 +150,8 @@ def verify(root: Path, name: str, written: list[tuple[Any, str, dict]], mirror: 
         return True
     registry = load_registry(REPO / "config" / "datasets.yaml")
     spec, _, _ = written[0]
-    kind, settings = spec.experiment_kind, spec.experiment_kind.job_settings(spec)
+    kind = get_kind(spec.kind)
+    settings = kind.job_settings(spec)
 
     def cost(item: tuple[Any, str, dict]) -> float:
         return kind.unit_cost(settings, item[2], dataset_shape(registry[item[1]], item[1]))
