@@ -22,7 +22,7 @@ from redecorate.kinds import get_kind
 from redecorate.kinds.active import ActiveSettings, per_dataset, systems_of
 from redecorate.kinds.unit import run_unit
 from redecorate.protocol.settings import JobSettings, ReportSettings, key_settings
-from redecorate.report.active import active_summary
+from redecorate.report.active_learning import active_summary
 from redecorate.stats.summary import RECORD_COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -240,7 +240,7 @@ def test_the_default_growth_leaves_the_unit_keys_of_the_committed_records(tmp_pa
 
 
 def test_probability_comparisons_on_curves_known_by_hand() -> None:
-    from redecorate.report.active import probability_comparisons
+    from redecorate.report.probability import probability_comparisons
 
     rows = []
     for system, mse, aulc in [("a", 0.2, 150.0), ("b", 0.4, 120.0)]:
@@ -262,7 +262,7 @@ def test_probability_comparisons_on_curves_known_by_hand() -> None:
 
 
 def test_active_conclusions_put_the_trivial_prediction_beside_each_mean_claim() -> None:
-    from redecorate.report.active import active_conclusions
+    from redecorate.report.active_learning import active_conclusions
 
     # Table 6.4-like: two systems' error reductions on three datasets; the thesis has system b
     # below zero on average, so "the active system always reduces the error" fails there.
@@ -288,7 +288,7 @@ def test_active_conclusions_put_the_trivial_prediction_beside_each_mean_claim() 
 
 def test_a_table_of_wdl_counts_alone_is_comparable_when_the_run_covers_its_datasets() -> None:
     """Table 7.4 (early) prints w/d/l only; its 8 + 2 + 14 says it covers 24 datasets."""
-    from redecorate.report.active import wdl_comparability
+    from redecorate.report.curves import wdl_comparability
 
     wdl = pd.DataFrame({"table": ["7.4 (early)"] * 3, "comparison": ["a_vs_b"] * 3, "metric": ["mse"] * 3,
                         "statistic": ["sig_w", "sig_d", "sig_l"], "value": ["8", "2", "14"]})

@@ -41,7 +41,7 @@ def _records(curves: dict[str, list[list[float]]], metric: str, sizes: list[list
 
 
 def _mse_reduction(records: pd.DataFrame) -> float:
-    from redecorate.report.active import probability_comparisons
+    from redecorate.report.probability import probability_comparisons
 
     both = pd.concat([records, records.assign(metric="aulc")], ignore_index=True)
     return float(probability_comparisons(both, [{"a": "a", "b": "b"}], ["d"]).iloc[0]["mse_reduction"])
@@ -158,7 +158,7 @@ def test_the_committed_known_disagreements_parse_and_cover_chapters_6_to_8() -> 
 
 
 def test_the_report_takes_the_training_folds_aulc_when_the_records_have_it() -> None:
-    from redecorate.report.active import aulc_reading
+    from redecorate.report.probability import aulc_reading
 
     # the labeled set's priors favour A (50 vs 40), the fold's priors favour B (40 vs 50)
     records = pd.concat([_records({"a": [[50.0]], "b": [[40.0]]}, "aulc"),
@@ -173,7 +173,7 @@ def test_the_report_takes_the_training_folds_aulc_when_the_records_have_it() -> 
 
 def test_a_reduction_report_of_a_slice_skips_the_comparisons_it_left_out(tmp_path: Path) -> None:
     from redecorate.kinds import JobSettings, ReportOutputs, ReportSettings
-    from redecorate.report.active import write_reduction_report
+    from redecorate.report.acquisition import write_report as write_reduction_report
 
     curves = {"a": [[80.0, 90.0, 95.0]] * 4, "b": [[70.0, 85.0, 94.0]] * 4}
     records = _records(curves, "accuracy")

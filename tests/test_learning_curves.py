@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
-from redecorate.report.active import active_summary
+from redecorate.report.active_learning import active_summary
 from redecorate.stats.learning_curves import (
     align_curves,
     data_utilization,

@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
-from redecorate.report.active import active_summary, fold_curve_pair, fold_errors
+from redecorate.report.active_learning import active_summary
+from redecorate.report.curves import fold_curve_pair, fold_errors
 from redecorate.report.published import read_published
 from redecorate.report.tables import markdown_table
 from redecorate.stats.learning_curves import (

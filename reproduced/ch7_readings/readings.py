@@ -41,15 +41,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from redecorate.report.active import (  # noqa: E402
-    PRINTED_ROUNDING,
-    _common,
-    curve_change,
-    fold_values,
-    probability_comparisons,
-)
 from redecorate.report.agreement import AGREES, cell_status  # noqa: E402
 from redecorate.report.conclusions import rank_correlation, sign_agreement  # noqa: E402
+from redecorate.report.curves import PRINTED_ROUNDING, common_points, fold_values  # noqa: E402
+from redecorate.report.probability import curve_change, probability_comparisons  # noqa: E402
 from redecorate.report.published import read_published  # noqa: E402
 
 STATISTICS = {"mse": "mse_reduction", "aulc": "aulc_increase"}
@@ -92,7 +87,7 @@ def aggregations(records: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
         row = {"dataset": dataset}
         for metric, statistic in STATISTICS.items():
             lower = metric == "mse"
-            _, ma, mb = _common(fold_values(records, dataset, a, metric, align="batch"),
+            _, ma, mb = common_points(fold_values(records, dataset, a, metric, align="batch"),
                                 fold_values(records, dataset, b, metric, align="batch"))
             mean_a, mean_b = ma.mean(axis=0), mb.mean(axis=0)
             row[f"{statistic}_per_point"] = curve_change(mean_a, mean_b, lower_better=lower)
@@ -120,7 +115,7 @@ def schedules(records: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
         sizes = np.asarray(sorted(rows.groupby(["run", "fold"])["point"].apply(list).iloc[0]), dtype=float)
         row = {"dataset": dataset}
         for metric, statistic in STATISTICS.items():
-            _, ma, mb = _common(fold_values(records, dataset, a, metric, align="batch"),
+            _, ma, mb = common_points(fold_values(records, dataset, a, metric, align="batch"),
                                 fold_values(records, dataset, b, metric, align="batch"))
             for name, schedule in SCHEDULES.items():
                 at = np.log(schedule(sizes[-1]))

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from redecorate.report.active import fold_errors
+from redecorate.report.curves import fold_errors
 from redecorate.stats.learning_curves import mean_error_reduction, top_error_reduction
 
 

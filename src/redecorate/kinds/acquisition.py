@@ -273,7 +273,7 @@ ACQUISITION = ExperimentKind(  # fmt: skip
     description="chapter 8: active feature-value acquisition curves (Error Sampling vs random)",
     settings=AcquisitionSettings, schema=SCHEMA, report_schema=REPORT_SCHEMA,
     algorithm_entry=_entry, units=_units, evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
-    report=deferred_report("redecorate.report.active:write_reduction_report",
+    report=deferred_report("redecorate.report.acquisition",
                            xlabel="Number of complete instances"),
     points_key=None, check=_check,
     key_layout=KeyLayout(points=None, always=frozenset({"known_fraction"})),

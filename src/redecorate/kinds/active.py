@@ -14,14 +14,14 @@ systems are the experiment's ``algorithms:``, labels of :data:`redecorate.active
 entries (``qbag: {}``) or labelled variants (``decorate: {system: random}``,
 ``ad_js: {system: active_decorate, score: js_divergence}``).
 
-Report (:mod:`redecorate.report.active`), one of two variants (``report.variant``):
+Report: one of two variants (``report.variant``), each a report module:
 
-- ``utilization`` (chapter 6, the default): Table 6.1 (data utilization: examples needed to
+- ``utilization`` (chapter 6, the default, :mod:`redecorate.report.active_learning`): Table 6.1 (data utilization: examples needed to
   reach the target error, and the ratio to random sampling), Table 6.2 (top-20 % error
   reduction over random sampling, paired t-test), Table 6.4 (% error reduction over all
   points) of ``report.others`` over ``report.baseline``, learning-curve figures, and
   reproduced vs published;
-- ``probability`` (chapter 7): the ``report.comparisons`` "A vs B" of Tables 7.1–7.4 (% MSE
+- ``probability`` (chapter 7, :mod:`redecorate.report.probability`): the ``report.comparisons`` "A vs B" of Tables 7.1–7.4 (% MSE
   reduction, % AULC increase, w/d/l of significant results), MSE curves, and reproduced vs
   published.
 """
@@ -30,9 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-import pandas as pd
+from typing import Any
 
 from redecorate.config import ExperimentConfigError
 from redecorate.kinds.jobs import dataset_shape
@@ -42,16 +40,12 @@ from redecorate.kinds.kind import (
     ExperimentSpec,
     Fold,
     Record,
-    ReportOutputs,
     Unit,
 )
-from redecorate.kinds.report_keys import comparisons_schema, require_comparisons
+from redecorate.kinds.report_keys import comparisons_schema, deferred_report, require_comparisons
 from redecorate.learners.cost import estimated_fit_seconds, estimated_members
 from redecorate.protocol.seeds import seed_sequence
-from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
-
-if TYPE_CHECKING:
-    from redecorate.report.replication_report import ReplicationReport
+from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
 
 __all__ = ["ACTIVE", "REPORT_VARIANTS", "SYSTEM_KEY", "ActiveSettings", "per_dataset", "report_variant", "systems_of"]
 
@@ -393,21 +387,13 @@ def _check_datasets(spec: ExperimentSpec, entries: Mapping[str, Any]) -> None:
         )
 
 
-def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-            settings: ReportSettings) -> ReplicationReport:
-    """The report of ``report.variant``: chapter 6's utilization or chapter 7's probability."""
-    from redecorate.report.active import write_active_report, write_probability_report
-
-    if report_variant(settings.report) == "probability":
-        return write_probability_report(records, out, settings)
-    return write_active_report(records, out, settings)
-
-
 ACTIVE = ExperimentKind(  # fmt: skip
     name="active",
     description="chapters 6-7: pool-based active learning curves, m examples per iteration",
     settings=ActiveSettings, schema=SCHEMA, report_schema=REPORT_SCHEMA,
     algorithm_entry=_system_entry, evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
-    report=_report, points_key=None, check=_check, check_datasets=_check_datasets,
+    report=deferred_report({"utilization": "redecorate.report.active_learning",
+                            "probability": "redecorate.report.probability"}),
+    points_key=None, check=_check, check_datasets=_check_datasets,
     key_layout=KeyLayout(points=None, algorithms="systems"), algorithms_are_learners=False,
 )

@@ -183,7 +183,7 @@ FEATURE_SUBSETS = ExperimentKind(  # fmt: skip
     description="Bommaganti: ensembles of feature subsets, k-fold CV, evaluated over ensemble sizes",
     schema=SCHEMA, report_schema=REPORT_SCHEMA,
     evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
-    report=deferred_report("redecorate.report.feature_subsets:feature_subset_report"),
+    report=deferred_report("redecorate.report.feature_subsets"),
     points_key="ensemble_sizes", check=_check, check_datasets=_check_datasets,
     key_layout=KeyLayout(points="sizes", sort_points=True),
 )

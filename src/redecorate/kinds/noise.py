@@ -27,22 +27,19 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
 from redecorate.corrupt import CORRUPTIONS, corrupt_fold, present_classes
 from redecorate.kinds.fitting import TrainingSet, fit_and_score, whole_fold_fit_seconds
-from redecorate.kinds.kind import DatasetShape, ExperimentKind, Fold, Record, ReportOutputs, Unit
-from redecorate.kinds.report_keys import comparisons_schema, require_comparisons
+from redecorate.kinds.kind import DatasetShape, ExperimentKind, Fold, Record, Unit
+from redecorate.kinds.report_keys import comparisons_schema, deferred_report, require_comparisons
 from redecorate.kinds.unit import run_unit
 from redecorate.protocol.curve import training_order
 from redecorate.protocol.job import LearnerFactory, point_value
 from redecorate.protocol.seeds import seed_sequence
-from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings, ReportSettings
-
-if TYPE_CHECKING:
-    from redecorate.report.replication_report import ReplicationReport
+from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
 
 __all__ = ["NOISE", "NoiseSettings", "run_noise_job"]
 
@@ -123,37 +120,6 @@ def _unit_cost(settings: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     return settings.folds * len(settings.points) * whole_fold_fit_seconds(settings, unit, shape)
 
 
-def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-            settings: ReportSettings) -> ReplicationReport:
-    """Tables 5.2–5.10 in the thesis's layout, Figures 5.1–5.3 and reproduced vs published."""
-    from redecorate.report.noise import (
-        load_published,
-        noise_comparison_tables,
-        noise_conclusions,
-        render_replication,
-        replication_comparability,
-        replication_frame,
-        write_noise_figures,
-        write_noise_tables,
-    )
-    from redecorate.report.replication_report import ReplicationReport
-    tables = noise_comparison_tables(
-        records, list(settings.report.get("comparisons", [])), corruption=settings.options.corruption,
-        datasets=list(settings.datasets), levels=settings.points, experiment=settings.experiment,
-    )  # fmt: skip
-    print(f"{len(write_noise_tables(tables, out.tables))} table files")
-    written = write_noise_figures(records, out.figures, settings.algorithms, experiment=settings.experiment)
-    print(f"{len(written)} figure files")
-    published_cells, published_summary = load_published(list(settings.published))
-    replication = replication_frame(tables, published_cells)
-    text = render_replication(tables, replication, published_summary, experiment=settings.experiment,
-                              scale=settings.scale)  # fmt: skip
-    comparable, _ = replication_comparability(replication, settings.scale)
-    return ReplicationReport(markdown=text, cells=replication,
-                             conclusions=noise_conclusions(tables, replication, published_summary),
-                             comparable=comparable)  # fmt: skip
-
-
 NOISE = ExperimentKind(  # fmt: skip
     name="noise",
     description="Chapter 5: learners trained on whole folds corrupted at noise levels",
@@ -161,6 +127,7 @@ NOISE = ExperimentKind(  # fmt: skip
     report_schema={"comparisons": comparisons_schema(
         '"A vs B" tables as in Tables 5.2-5.10 (a and b are entries of algorithms; table is the '
         "thesis's table number, which selects the published values to compare with)")},
-    evaluate_fold=_evaluate_fold, unit_cost=_unit_cost, report=_report, points_key="levels",
+    evaluate_fold=_evaluate_fold, unit_cost=_unit_cost, report=deferred_report("redecorate.report.noise"),
+    points_key="levels",
     check=require_comparisons, key_layout=KeyLayout(points="levels"),
 )

@@ -202,7 +202,7 @@ ONLINE = ExperimentKind(  # fmt: skip
     description="Oza: batch vs online ensembles, k-fold CV, online algorithms over random stream orders",
     settings=OnlineSettings, schema=SCHEMA,
     report_schema=REPORT_SCHEMA, pilot_keys=("orders",), evaluate_fold=_evaluate_fold,
-    unit_cost=_unit_cost, report=deferred_report("redecorate.report.online:online_report"),
+    unit_cost=_unit_cost, report=deferred_report("redecorate.report.online"),
     points_key=None, check=_check, record_columns=("order",),
     key_layout=KeyLayout(points=None, always=frozenset({"orders"})),
 )

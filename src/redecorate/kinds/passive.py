@@ -4,7 +4,7 @@ Unit of work: one algorithm × one run of k-fold cross-validation, every fold an
 (:func:`_evaluate_fold`, :func:`run_job` outside the workflow). Report: "baseline vs others" comparison tables in
 the thesis's layout (Tables 4.2–4.5), scatter plots and learning curves (Figures 4.1–4.6),
 named analyses (the §4.4 and §4.5 studies) and reproduced vs published
-(:mod:`redecorate.report.replication`).
+(:mod:`redecorate.report.passive`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
@@ -24,24 +24,18 @@ from redecorate.kinds.kind import (
     ExperimentSpec,
     Fold,
     Record,
-    ReportOutputs,
     Unit,
 )
+from redecorate.kinds.report_keys import deferred_report
 from redecorate.kinds.unit import run_unit
 from redecorate.learners.cost import estimated_fit_seconds
 from redecorate.learners.registry import ALGORITHMS, learner_class
 from redecorate.protocol.curve import POINT_UNITS, curve_sizes, training_order
 from redecorate.protocol.job import METRICS, JobError, LearnerFactory, point_value
 from redecorate.protocol.seeds import seed_sequence
-from redecorate.protocol.settings import JobSettings, KindSettings, ReportSettings
-
-if TYPE_CHECKING:
-    from redecorate.report.replication_report import ReplicationReport
+from redecorate.protocol.settings import JobSettings, KindSettings
 
 __all__ = ["PASSIVE", "PassiveSettings", "run_job"]
-
-THESIS_SCATTER_POINTS = (1, 20)
-"""Figures 4.1–4.4 show 1 % and 20 %."""
 
 SCHEMA: dict[str, Any] = {
     "required": ["points"],
@@ -221,47 +215,9 @@ def _check(spec: ExperimentSpec) -> None:
             )
 
 
-def _report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-            settings: ReportSettings) -> ReplicationReport:
-    """Comparison tables, figures, analyses and reproduced vs published."""
-    from redecorate.report.analyses import run_analyses
-    from redecorate.report.figures import write_figures
-    from redecorate.report.friedman import write_friedman
-    from redecorate.report.published import read_published, table_numbers
-    from redecorate.report.replication import summary_replication
-    from redecorate.report.tables import write_comparison_tables
-    baseline = settings.report.get("baseline")
-    others = list(settings.report.get("others", []))
-    points = settings.points
-    if baseline and others:
-        numbers = table_numbers(read_published(list(settings.published))) if settings.published else {}
-        written = write_comparison_tables(
-            records, out.tables, baseline, others, datasets=list(settings.datasets), points=points,
-            experiment=settings.experiment, table_numbers=numbers,
-        )  # fmt: skip
-        print(f"{len(written)} table files")
-        scatter = [p for p in THESIS_SCATTER_POINTS if p in points] or points[:1]
-        written = write_figures(records, out.figures, baseline, others, scatter_points=scatter,
-                                experiment=settings.experiment)  # fmt: skip
-        print(f"{len(written)} figure files")
-    else:
-        print("no report.baseline/others in the experiment file: no comparison tables or figures")
-    if len(settings.algorithms) >= 3 and len(settings.datasets) >= 2:
-        written = write_friedman(records, out.tables, out.figures, algorithms=settings.algorithms,
-                                 experiment=settings.experiment)  # fmt: skip
-        print(f"Friedman test and critical-difference diagram: {len(written)} files")
-    analyses = list(settings.report.get("analyses", []))
-    if analyses:
-        written = run_analyses(analyses, records, out.tables, out.figures, settings)
-        print(f"analyses {', '.join(analyses)}: {len(written)} files")
-    return summary_replication(summary, list(settings.published) or settings.published_dir, records=records,
-                              experiment=settings.experiment, scale=settings.scale,
-                              disagreements=settings.disagreements)  # fmt: skip
-
-
 PASSIVE = ExperimentKind(  # fmt: skip
     name="passive",
     description="§4.1 learning curves: algorithms × runs of k-fold CV × curve points",
     settings=PassiveSettings, schema=SCHEMA, evaluate_fold=_evaluate_fold, unit_cost=_unit_cost,
-    report=_report, points_key="points", check=_check,
+    report=deferred_report("redecorate.report.passive"), points_key="points", check=_check,
 )

@@ -2,14 +2,17 @@
 
 A kind declares its report keys (``report_schema``) and checks the labels they name before
 any job (``check``); several kinds have "A vs B" ``comparisons`` or tables whose columns are
-algorithms, and most kinds' reports live in a report module imported only when the report
-runs. One definition of each here keeps their schemas, messages and imports alike.
+algorithms, and every built-in kind's report lives in a report module imported only when the report
+runs (:class:`DeferredReport`, the one way a kind names its report). One definition of each
+here keeps their schemas, messages and imports alike.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -21,7 +24,7 @@ from redecorate.protocol.settings import ReportOutputs, ReportSettings
 if TYPE_CHECKING:
     from redecorate.report.replication_report import ReplicationReport
 
-__all__ = ["comparisons_schema", "deferred_report", "require_algorithms", "require_comparisons"]
+__all__ = ["DeferredReport", "comparisons_schema", "deferred_report", "require_algorithms", "require_comparisons"]
 
 
 def require_algorithms(spec: ExperimentSpec, key: str, labels: Iterable[str]) -> None:
@@ -57,15 +60,42 @@ def comparisons_schema(description: str, min_items: int = 0) -> dict[str, Any]:
                                      "table": {"type": "string"}}}}  # fmt: skip
 
 
-def deferred_report(target: str, **options: Any) -> Callable[..., ReplicationReport]:
-    """A kind's report that lives in a report module, ``"module:function"``, imported only when
-    the report runs (parsing the workflow and running jobs never load plotting code); the
-    function takes ``(records, outputs, settings, **options)``."""
+@dataclass(frozen=True)
+class DeferredReport:
+    """A kind's report: the report module that writes it, imported only when the report runs
+    (parsing the workflow and running jobs never load plotting code).
 
-    def report(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
-               settings: ReportSettings) -> ReplicationReport:
-        module, _, name = target.partition(":")
-        return getattr(importlib.import_module(module), name)(records, out, settings, **options)
+    Every report module defines ``write_report(records, outputs, settings, **options) ->
+    ReplicationReport``: the tables and figures (written to ``outputs``) and the
+    reproduced-vs-published comparison (returned), so that a kind names its report in one way
+    whatever it reports.
 
-    report.__doc__ = f"The report of {target} (:func:`deferred_report`)."
-    return report
+    ``modules`` maps a ``report.variant`` to its module; the first is the default (the
+    ``active`` kind reports chapter 6 or chapter 7 from the same records). Calling the value
+    is the kind's ``report`` (:attr:`redecorate.kinds.kind.ExperimentKind.report`).
+    """
+
+    modules: Mapping[str, str]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def module(self, settings: ReportSettings) -> ModuleType:
+        """The report module of ``settings``' variant."""
+        variant = str(settings.report.get("variant", next(iter(self.modules))))
+        if variant not in self.modules:
+            raise ValueError(f"experiment {settings.experiment}: report.variant {variant!r} is not one of "
+                             f"{', '.join(self.modules)}")
+        return importlib.import_module(self.modules[variant])
+
+    def __call__(self, records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,
+                 settings: ReportSettings) -> ReplicationReport:
+        """The kind's report: ``write_report`` of the variant's module (``summary`` is
+        recomputed by the reports that need it, from ``records``)."""
+        return self.module(settings).write_report(records, out, settings, **self.options)
+
+
+def deferred_report(module: str | Mapping[str, str], **options: Any) -> DeferredReport:
+    """A kind's report that lives in a report module (``"redecorate.report.noise"``), or one
+    module per ``report.variant`` (a mapping, the default first); ``options`` are passed to
+    its ``write_report``. See :class:`DeferredReport`."""
+    modules = {"default": module} if isinstance(module, str) else dict(module)
+    return DeferredReport(modules, dict(options))

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from redecorate.report.conclusions import rank_correlation, sign_agreement
+from redecorate.report.tables import fmt, markdown_table
 
 __all__ = [
     "AGREES",
@@ -185,14 +186,9 @@ def agreement_lines(cells: pd.DataFrame, *, by: Sequence[str] = ("table", "stati
     published values inside the reproduced 95 % interval beside per-cell sign agreement, what
     the trivial prediction "always positive" scores, and the rank correlation.
     """
-    from redecorate.report.tables import markdown_table
-
     summary = table_agreement(cells, by=by, signed=signed)
     if summary.empty:
         return []
-
-    def fmt(value: object) -> str:
-        return "–" if value is None or (isinstance(value, float) and not np.isfinite(value)) else f"{value:.2f}"
 
     body = [[*(str(r[k]) for k in by), str(r["cells"]), str(r["reproduced"]), fmt(r["inside_interval"]),
              fmt(r["sign_agreement"]), fmt(r["trivial"]), fmt(r["spearman"]),
@@ -210,11 +206,6 @@ def agreement_lines(cells: pd.DataFrame, *, by: Sequence[str] = ("table", "stati
 def cells_lines(cells: pd.DataFrame, keys: Sequence[str]) -> list[str]:
     """Markdown: every published cell (``keys`` name it) with the reproduced value, its 95 %
     interval, the difference, the status and the known disagreement that explains it."""
-    from redecorate.report.tables import markdown_table
-
-    def fmt(value: object) -> str:
-        return "–" if value is None or (isinstance(value, float) and not np.isfinite(value)) else f"{value:.2f}"
-
     def interval(row: pd.Series) -> str:
         low, high = row.get("low", np.nan), row.get("high", np.nan)
         return "–" if not (np.isfinite(low) and np.isfinite(high)) else f"[{low:.2f}, {high:.2f}]"

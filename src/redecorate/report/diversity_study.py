@@ -40,7 +40,7 @@ from scipy import stats as scipy_stats
 
 from redecorate.protocol.settings import ReportSettings
 from redecorate.report.published import pivot_statistics, read_published
-from redecorate.report.tables import display_name, markdown_table
+from redecorate.report.tables import display_name, fmt, markdown_table
 from redecorate.stats.comparison import compare_algorithms
 from redecorate.stats.summary import check_records
 
@@ -210,11 +210,6 @@ def published_win_loss(path: Path, metric: str) -> pd.DataFrame:
     return pivot_statistics(rows, ["comparison", "point"], ("sig_w", "sig_l"))
 
 
-def _fmt(value: float, spec: str) -> str:
-    missing = value is None or (isinstance(value, float) and math.isnan(value))
-    return "–" if missing else format(value, spec)
-
-
 def _fmt_p(p: float) -> str:
     if isinstance(p, float) and math.isnan(p):
         return "–"
@@ -250,8 +245,8 @@ def diversity_correlation(
     sources = published["source"].dropna().unique() if "source" in published.columns else []
     where = f" (dissertation {', '.join(map(str, sources))})" if len(sources) else ""
     body = [
-        [q.replace("_", " "), int(r.n), _fmt(r.rho, ".4f"), _fmt_p(r.p_value),
-         _fmt(r.published_rho, ".4f"), str(r.published_p), _fmt(r.difference, "+.4f")]
+        [q.replace("_", " "), int(r.n), fmt(r.rho, 4), _fmt_p(r.p_value),
+         fmt(r.published_rho, 4), str(r.published_p), fmt(r.difference, 4, signed=True)]
         for q, r in zip(result["quantity"], result.itertuples(), strict=True)
     ]  # fmt: skip
     text = (

@@ -35,7 +35,7 @@ import pandas as pd
 
 from redecorate.protocol.settings import ReportSettings
 from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
-from redecorate.report.tables import markdown_table, point_label
+from redecorate.report.tables import fmt, markdown_table, point_label
 from redecorate.stats.summary import check_records
 
 __all__ = [
@@ -261,12 +261,6 @@ def plot_ensemble_size(
         return save_figure(fig, stem, formats)
 
 
-def _fmt(value: Any, decimals: int = 2) -> str:
-    if value is None or pd.isna(value):
-        return "–"
-    return f"{float(value):.{decimals}f}"
-
-
 def _size(value: Any) -> str:
     return "–" if value is None or pd.isna(value) else f"{float(value):g}"
 
@@ -297,8 +291,8 @@ def render_markdown(
             values = means.loc[name].to_dict() if name in means.index else {}
         lv = by_name.loc[name] if name in by_name.index else pd.Series(dtype=float)
         best = "–" if pd.isna(lv.get("best_size")) else (
-            f"{_fmt(lv['best_accuracy'])} ({_size(lv['best_size'])})")  # fmt: skip
-        body.append([name, *(_fmt(values.get(s)) for s in sizes), best,
+            f"{fmt(lv['best_accuracy'])} ({_size(lv['best_size'])})")  # fmt: skip
+        body.append([name, *(fmt(values.get(s)) for s in sizes), best,
                      _size(lv.get("level_off_size")), _size(lv.get("stays_level_size"))])  # fmt: skip
     per_dataset = levels[levels["dataset"] != MEAN_ROW].dropna(subset=["level_off_size"])
     lo, hi = THESIS_LEVEL_OFF

@@ -32,12 +32,12 @@ from redecorate.report.conclusions import (
 from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
 from redecorate.report.published import read_published
 from redecorate.report.replication_report import ReplicationReport
-from redecorate.report.tables import markdown_table
+from redecorate.report.tables import fmt, markdown_table
 
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs
 
-__all__ = ["column_name", "error_statistics", "feature_subset_report", "fs_conclusions"]
+__all__ = ["column_name", "error_statistics", "write_report", "fs_conclusions"]
 
 STRATEGY_NAMES = {"random": "Random", "top_gain": "I. Gain", "cumulative_gain": "C. Gain",
                   "feature_boost": "F. Boost"}  # fmt: skip
@@ -80,10 +80,6 @@ def _table_frame(stats: pd.DataFrame, tables: Mapping[str, Sequence[str]], size:
                                        "error_sd", "best"])
 
 
-def _fmt(value: float, digits: int = 2) -> str:
-    return "–" if pd.isna(value) else f"{value:.{digits}f}"
-
-
 def _markdown_tables(frame: pd.DataFrame, tables: Mapping[str, Sequence[str]],
                      params: Mapping[str, Mapping[str, Any]], size: int) -> str:
     out = [f"# Error (%) of ensembles of feature subsets, ensemble size {size}", "",
@@ -98,7 +94,7 @@ def _markdown_tables(frame: pd.DataFrame, tables: Mapping[str, Sequence[str]],
         for dataset, rows in here.groupby("dataset", sort=False):
             by = rows.set_index("algorithm")
             body.append([dataset, *(
-                f"{_fmt(by.loc[a, 'error_mean'])}±{_fmt(by.loc[a, 'error_sd'])}"
+                f"{fmt(by.loc[a, 'error_mean'])}±{fmt(by.loc[a, 'error_sd'])}"
                 + ("*" if by.loc[a, "best"] else "") if a in by.index else "–" for a in labels)])
         ks = sorted({int(params.get(a, {}).get("k", 0)) for a in labels} - {0})
         out += [f"## Table {table} (replicated): subset size k = {', '.join(map(str, ks))} "
@@ -190,7 +186,7 @@ def fs_conclusions(ours: pd.DataFrame, published: pd.DataFrame, baseline: str = 
                                        "rank_correlation"])
 
 
-def feature_subset_report(records: pd.DataFrame, out: ReportOutputs,
+def write_report(records: pd.DataFrame, out: ReportOutputs,
                           settings: ReportSettings) -> ReplicationReport:
     """Tables 5–7 and Figs. 10–22 of one ``feature_subsets`` run (written to ``out.tables``
     and ``out.figures``), and its reproduced vs published comparison (returned)."""
@@ -233,7 +229,7 @@ def feature_subset_report(records: pd.DataFrame, out: ReportOutputs,
     conclusions = fs_conclusions(frame, published)
     lines += comparability_lines(comparable, why)
     done = cells[cells["status"] == "ok"]
-    per_table = [[t, str(len(g)), _fmt(g["difference"].abs().median()),
+    per_table = [[t, str(len(g)), fmt(g["difference"].abs().median()),
                   f"{int((g['published_best'] & g['reproduced_best'].fillna(False).astype(bool)).sum())}"
                   f" of {int(g['published_best'].sum())}"]
                  for t, g in done.groupby("table", sort=True)]  # fmt: skip
@@ -247,8 +243,8 @@ def feature_subset_report(records: pd.DataFrame, out: ReportOutputs,
               markdown_table(["Table", "Claim", "Technique", "Datasets", "Published", "Reproduced",
                               "Agreement", "Trivial", "Rank corr."],
                              [[r["table"], r["claim"], r["system"], str(r["datasets"]), r["published"],
-                               r["reproduced"], _fmt(r["agreement"]), _fmt(r["trivial_agreement"]),
-                               _fmt(r["rank_correlation"])]
+                               r["reproduced"], fmt(r["agreement"]), fmt(r["trivial_agreement"]),
+                               fmt(r["rank_correlation"])]
                               for _, r in conclusions.iterrows()]), "",
               "## Cells per table", "",
               markdown_table(["Table", "Cells", "Median abs. diff. (error points)",
@@ -256,8 +252,8 @@ def feature_subset_report(records: pd.DataFrame, out: ReportOutputs,
               "## Cell by cell", "",
               markdown_table(["Table", "Dataset", "Technique", "Published", "Reproduced",
                               "Difference", "Best (pub./rep.)"],
-                             [[r["table"], r["dataset"], r["system"], _fmt(r["published"]),
-                               _fmt(r["reproduced"]), _fmt(r["difference"]),
+                             [[r["table"], r["dataset"], r["system"], fmt(r["published"]),
+                               fmt(r["reproduced"]), fmt(r["difference"]),
                                f"{'*' if r['published_best'] else ''}/"
                                f"{'*' if pd.notna(r['reproduced_best']) and r['reproduced_best'] else ''}"]
                               for _, r in cells.iterrows()]), ""]  # fmt: skip

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -36,15 +36,20 @@ from redecorate.report.conclusions import (
 )
 from redecorate.report.figures import learning_curves
 from redecorate.report.published import pivot_statistics, read_published, split_comparison
+from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import (
     ComparisonTable,
     comparison_table,
     display_name,
+    fmt,
     markdown_table,
     render_latex,
     render_markdown,
     table_frame,
 )
+
+if TYPE_CHECKING:
+    from redecorate.protocol.settings import ReportOutputs, ReportSettings
 
 __all__ = [
     "THESIS_CH5_DATASETS",
@@ -58,6 +63,7 @@ __all__ = [
     "replication_comparability",
     "write_noise_figures",
     "write_noise_tables",
+    "write_report",
 ]
 
 THESIS_CH5_DATASETS: tuple[str, ...] = (
@@ -154,8 +160,8 @@ def write_noise_tables(
             "tex": render_latex(table),
             "csv": table_frame(table).to_csv(index=False, lineterminator="\n"),
         }
-        for fmt, text in texts.items():
-            path = out / f"{table.name}.{fmt}"
+        for suffix, text in texts.items():
+            path = out / f"{table.name}.{suffix}"
             path.write_text(text, encoding="utf-8")
             written.append(path)
         cells_path = out / f"{table.name}_cells.csv"
@@ -288,9 +294,6 @@ def replication_frame(
     return frame[order]
 
 
-def _fmt(value: Any, spec: str) -> str:
-    return "–" if value is None or pd.isna(value) else format(value, spec)
-
 
 def _side(value: float) -> int:
     return int(np.sign(value)) if pd.notna(value) else 0
@@ -376,12 +379,12 @@ def _conclusion_line(conclusions: pd.DataFrame, rep: pd.DataFrame) -> str:
     both = held_sentence(conclusions.loc[tested, "holds"], conclusions.loc[tested, "trivial_holds"],
                          "levels' conclusions (both)")  # fmt: skip
     diffs = pd.concat([rep["a_difference"], rep["b_difference"]]).abs().dropna()
-    median = _fmt(diffs.median() if len(diffs) else np.nan, ".2f")
+    median = fmt(diffs.median() if len(diffs) else np.nan)
     winner = sign_agreement(rep["a_reproduced"] - rep["b_reproduced"],
                             rep["a_published"] - rep["b_published"]) if len(rep) else None  # fmt: skip
-    cells = (f"; the winner agrees with the thesis in {_fmt(winner.agreement, '.2f')} of "
+    cells = (f"; the winner agrees with the thesis in {fmt(winner.agreement)} of "
              f"{winner.compared} (dataset, level) cells (\"A always wins\": "
-             f"{_fmt(winner.trivial, '.2f')})" if winner is not None and winner.compared else "")
+             f"{fmt(winner.trivial)})" if winner is not None and winner.compared else "")
     return (
         f"Conclusions held: Sig. W/D/L sign {int(sig.sum())} of {len(sig)} levels, GM-ratio "
         f"side {int(gm.sum())} of {len(gm)}; {both}{cells}; median |reproduced − published| "
@@ -438,16 +441,16 @@ def render_replication(
 
         def mean_abs(level: float, column: str, frame: pd.DataFrame = rep) -> str:
             values = frame.loc[frame["noise"] == level, column].abs().dropna()
-            return _fmt(values.mean(), ".2f") if len(values) else "–"
+            return fmt(values.mean()) if len(values) else "–"
 
         def agreement(level: float, frame: pd.DataFrame = rep) -> str:
             known = frame.loc[frame["noise"] == level, "sig_agrees"].dropna()
             return f"{int(known.sum())}/{len(known)}" if len(known) else "–"
 
         body = [
-            ["GM error ratio, reproduced", *(_fmt(summary.at[p, "gm_error_ratio"], ".4f")
+            ["GM error ratio, reproduced", *(fmt(summary.at[p, "gm_error_ratio"], 4)
                                              if p in summary.index else "–" for p in levels)],
-            ["GM error ratio, published", *(_fmt(pub_value(p, "gm_ratio"), ".4f") for p in levels)],
+            ["GM error ratio, published", *(fmt(pub_value(p, "gm_ratio"), 4) for p in levels)],
             ["Sig. W/D/L, reproduced",
              *(wdl(p, summary, ("sig_wins", "sig_draws", "sig_losses")) for p in levels)],
             ["Sig. W/D/L, published", *(wdl(p, pub, ("sig_w", "sig_d", "sig_l")) for p in levels)],
@@ -473,3 +476,23 @@ def render_replication(
         "5.2's) and for DECORATE's wins in Table 5.3.\n"
     )
     return "\n".join(lines)
+
+
+def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
+    """The ``noise`` kind's report: Tables 5.2–5.10 in the thesis's layout, Figures 5.1–5.3
+    and reproduced vs published."""
+    tables = noise_comparison_tables(
+        records, list(settings.report.get("comparisons", [])), corruption=settings.options.corruption,
+        datasets=list(settings.datasets), levels=settings.points, experiment=settings.experiment,
+    )  # fmt: skip
+    print(f"{len(write_noise_tables(tables, out.tables))} table files")
+    written = write_noise_figures(records, out.figures, settings.algorithms, experiment=settings.experiment)
+    print(f"{len(written)} figure files")
+    published_cells, published_summary = load_published(list(settings.published))
+    replication = replication_frame(tables, published_cells)
+    text = render_replication(tables, replication, published_summary, experiment=settings.experiment,
+                              scale=settings.scale)  # fmt: skip
+    comparable, _ = replication_comparability(replication, settings.scale)
+    return ReplicationReport(markdown=text, cells=replication,
+                             conclusions=noise_conclusions(tables, replication, published_summary),
+                             comparable=comparable)  # fmt: skip

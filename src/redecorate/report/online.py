@@ -39,12 +39,12 @@ from redecorate.report.conclusions import (
 from redecorate.report.figures import new_figure, outside_legend, save_figure
 from redecorate.report.published import read_published
 from redecorate.report.replication_report import ReplicationReport
-from redecorate.report.tables import markdown_table
+from redecorate.report.tables import fmt, markdown_table
 
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs
 
-__all__ = ["ALPHA", "online_conclusions", "online_report", "online_statistics", "paired_significance",
+__all__ = ["ALPHA", "online_conclusions", "write_report", "online_statistics", "paired_significance",
            "table_pairs"]
 
 ALPHA = 0.05
@@ -105,10 +105,6 @@ def _tables(settings: ReportSettings) -> tuple[dict[str, list[str]], set[str]]:
     return tables, {str(t) for t in settings.options.time_tables}
 
 
-def _fmt(value: float, digits: int = 4) -> str:
-    return "–" if pd.isna(value) else f"{value:.{digits}f}"
-
-
 def _reproduced_tables(stats: pd.DataFrame, splits: pd.DataFrame, settings: ReportSettings,
                        datasets: Sequence[str]) -> tuple[pd.DataFrame, str]:
     """Long form (csv) and Markdown of the reproduced tables with their markers."""
@@ -150,7 +146,7 @@ def _reproduced_tables(stats: pd.DataFrame, splits: pd.DataFrame, settings: Repo
                 rows.append({"table": table, "dataset": dataset, "system": label,
                              "metric": "seconds" if timed else "fraction_correct", "value": value,
                              "results": int(cell["results"]), "markers": marks})  # fmt: skip
-                cells.append(_fmt(value, 2 if timed else 4) + marks)
+                cells.append(fmt(value, 2 if timed else 4) + marks)
             if any(c != "–" for c in cells):
                 body.append([dataset, *cells])
         if body:
@@ -272,7 +268,7 @@ def online_conclusions(ours: pd.DataFrame, published: pd.DataFrame,
                                        "rank_correlation"])
 
 
-def online_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
+def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
     """Tables and scatter plots of one ``online`` run (written to ``out.tables`` and
     ``out.figures``), and its reproduced vs published comparison (returned)."""
     datasets = [d for d in settings.datasets if d in set(records["dataset"])]
@@ -318,9 +314,9 @@ def online_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSet
             else "accuracy points"
         if unit.startswith("seconds"):
             ratio = (group["reproduced"] / group["published"]).median()
-            per_table.append([table, str(len(group)), unit, f"median ratio {_fmt(ratio, 3)}"])
+            per_table.append([table, str(len(group)), unit, f"median ratio {fmt(ratio, 3)}"])
         else:
-            per_table.append([table, str(len(group)), unit, f"median |diff| {_fmt(group['difference'].abs().median(), 2)}"])
+            per_table.append([table, str(len(group)), unit, f"median |diff| {fmt(group['difference'].abs().median())}"])
     missing = cells[cells["status"] != "ok"].groupby(["table", "status"]).size()
     lines += ["## Conclusions", "",
               "*Agreement*: share of datasets where the reproduction has the published sign "
@@ -331,8 +327,8 @@ def online_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSet
               markdown_table(["Table", "Claim", "A", "B", "Datasets", "Published", "Reproduced",
                               "Agreement", "Trivial", "Rank corr.", "Trivial prediction"],
                              [[r["table"], r["claim"], r["a"], r["b"], str(r["datasets"]), r["published"],
-                               r["reproduced"], _fmt(r["agreement"], 2), _fmt(r["trivial_agreement"], 2),
-                               _fmt(r["rank_correlation"], 2), r["trivial_prediction"]]
+                               r["reproduced"], fmt(r["agreement"]), fmt(r["trivial_agreement"]),
+                               fmt(r["rank_correlation"]), r["trivial_prediction"]]
                               for _, r in conclusions.iterrows()]), "",
               "## Cells per table", "",
               markdown_table(["Table", "Cells compared", "Unit", "Reproduced vs published"], per_table), "",
@@ -341,8 +337,8 @@ def online_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSet
               "## Cell by cell", "",
               markdown_table(["Table", "Dataset", "System", "Published", "Reproduced", "Difference", "Status"],
                              [[r["table"], r["dataset"], r["system"],
-                               r["printed"] if pd.isna(r["published"]) else _fmt(r["published"]),
-                               _fmt(r["reproduced"]), _fmt(r["difference"], 2), r["status"]]
+                               r["printed"] if pd.isna(r["published"]) else fmt(r["published"], 4),
+                               fmt(r["reproduced"], 4), fmt(r["difference"]), r["status"]]
                               for _, r in cells.iterrows()]), ""]  # fmt: skip
     return ReplicationReport(markdown="\n".join(lines), cells=cells[_CELL], conclusions=conclusions,
                              comparable=comparable)

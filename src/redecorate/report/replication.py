@@ -44,7 +44,7 @@ from redecorate.report.published import (
     split_comparison,
 )
 from redecorate.report.replication_report import ReplicationReport
-from redecorate.report.tables import THESIS_DATASETS, display_name, markdown_table, point_label
+from redecorate.report.tables import THESIS_DATASETS, display_name, fmt, markdown_table, point_label
 from redecorate.stats.comparison import (
     compare_algorithms,
     error_from_accuracy,
@@ -390,12 +390,6 @@ def _published_gm(
     return geometric_mean_error_ratio(error_from_accuracy(at[a]), error_from_accuracy(at[b]))
 
 
-def _fmt(value: object, decimals: int) -> str:
-    if value is None or pd.isna(value):
-        return ""
-    return f"{float(value):.{decimals}f}"
-
-
 def _flag(value: object) -> str:
     if value is None or pd.isna(value):
         return ""
@@ -419,10 +413,10 @@ def _differences_section(differences: pd.DataFrame) -> list[str]:
             r["n_published"],
             r["n_compared"],
             r["n_not_run"],
-            _fmt(r["median_abs_difference"], 2),
-            _fmt(r["median_abs_difference_unexplained"], 2),
-            _fmt(r["mean_abs_difference"], 2),
-            _fmt(r["mean_difference"], 2),
+            fmt(r["median_abs_difference"], 2, missing=""),
+            fmt(r["median_abs_difference_unexplained"], 2, missing=""),
+            fmt(r["mean_abs_difference"], 2, missing=""),
+            fmt(r["mean_difference"], 2, missing=""),
         ]
         for _, r in differences.iterrows()
     ]
@@ -466,9 +460,9 @@ def _conclusions_section(conclusions: pd.DataFrame) -> list[str]:
             r["reproduced_wdl"],
             r["published_sig_wdl"],
             r["reproduced_sig_wdl"],
-            _fmt(r["published_gm"], 4),
-            _fmt(r["reproduced_gm"], 4),
-            _fmt(r["published_gm_same_datasets"], 4),
+            fmt(r["published_gm"], 4, missing=""),
+            fmt(r["reproduced_gm"], 4, missing=""),
+            fmt(r["published_gm_same_datasets"], 4, missing=""),
             _flag(r["sig_holds"]),
             _flag(r["gm_holds"]),
             _flag(r["holds"]),
@@ -612,10 +606,10 @@ def _per_table_section(cells: pd.DataFrame, conclusions: pd.DataFrame) -> list[s
             r["holds"],
             r["trivial_holds"],
             _agreement(r["winner_agreement"], r["trivial_winner_agreement"]),
-            _fmt(r["rank_correlation"], 2),
+            fmt(r["rank_correlation"], 2, missing=""),
             r["cells"],
-            _fmt(r["median_abs_difference"], 2),
-            _fmt(r["mean_abs_difference"], 2),
+            fmt(r["median_abs_difference"], 2, missing=""),
+            fmt(r["mean_abs_difference"], 2, missing=""),
         ]
         for _, r in summary.iterrows()
     ]
@@ -634,7 +628,7 @@ def _explained_section(cells: pd.DataFrame) -> list[str]:
         which = ", ".join(sorted({display_name(str(a)) for a in rows["algorithm"]}))
         where = ", ".join(sorted({str(d) for d in rows["dataset"]}))
         out += [f"- **{where}, {which}** ({len(done)} cells, median |difference| "
-                f"{_fmt(done['difference'].abs().median() if len(done) else np.nan, 2)}): {text}"]
+                f"{fmt(done['difference'].abs().median() if len(done) else np.nan, 2, missing='')}): {text}"]
     return [*out, ""]
 
 
@@ -667,9 +661,9 @@ def _cells_section(cells: pd.DataFrame) -> list[str]:
             display_name(str(r["algorithm"])),
             r["dataset"],
             point_label(float(r["point"])),
-            _fmt(r["published"], 2),
-            _fmt(r["reproduced"], 2),
-            _fmt(r["difference"], 2),
+            fmt(r["published"], 2, missing=""),
+            fmt(r["reproduced"], 2, missing=""),
+            fmt(r["difference"], 2, missing=""),
             r["status"],
         ]
         for _, r in cells.iterrows()

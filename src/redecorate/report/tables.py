@@ -15,7 +15,6 @@ that a partial replication cannot be mistaken for a complete one.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -30,6 +29,7 @@ __all__ = [
     "DISPLAY_NAMES",
     "ComparisonTable",
     "comparison_table",
+    "fmt",
     "markdown_table",
     "render_markdown",
     "render_latex",
@@ -191,8 +191,15 @@ def comparison_table(
                            table_number)  # fmt: skip
 
 
-def _fmt(value: float, decimals: int) -> str:
-    return MISSING if value is None or math.isnan(value) else f"{value:.{decimals}f}"
+def fmt(value: object, decimals: int = 2, *, signed: bool = False, missing: str = MISSING) -> str:
+    """A number as the reports print it: ``decimals`` digits after the point (``signed``: with
+    its sign, ``+0.1234``), ``missing`` (a dash) for None and NaN.
+
+    The one formatter of every report, so that a missing value reads the same everywhere.
+    """
+    if value is None or pd.isna(value):  # type: ignore[arg-type]
+        return missing
+    return f"{float(value):{'+' if signed else ''}.{decimals}f}"  # type: ignore[arg-type]
 
 
 def _cell_text(table: ComparisonTable, dataset: str, point: float, bold: str) -> str:
@@ -200,7 +207,7 @@ def _cell_text(table: ComparisonTable, dataset: str, point: float, bold: str) ->
     row = table.cell(dataset, point)
     if row is None:
         return f"{MISSING}/{MISSING}"
-    a, b = _fmt(row["mean_a"], 2), _fmt(row["mean_b"], 2)
+    a, b = fmt(row["mean_a"], 2), fmt(row["mean_b"], 2)
     if row["sig"] > 0:
         a = bold.format(a)
     elif row["sig"] < 0:
@@ -221,7 +228,7 @@ def _summary_rows(table: ComparisonTable) -> list[tuple[str, list[str]]]:
     rows = [
         (SUMMARY_LABELS["raw"], [_wdl(r, "") for r in s]),
         (SUMMARY_LABELS["sig"], [_wdl(r, "sig_") for r in s]),
-        (SUMMARY_LABELS["gm"], [_fmt(r["gm_error_ratio"], 4) for r in s]),
+        (SUMMARY_LABELS["gm"], [fmt(r["gm_error_ratio"], 4) for r in s]),
         (SUMMARY_LABELS["sig_corrected"], [_wdl(r, "sig_corrected_") for r in s]),
         (SUMMARY_LABELS["strict"], [_wdl(r, "strict_") for r in s]),
     ]
@@ -366,9 +373,9 @@ def write_comparison_tables(
             n_test=n_test,
             table_number=(table_numbers or {}).get((baseline, other)),
         )
-        for fmt in formats:
-            path = out / f"{table.name}.{fmt}"
-            path.write_text(_RENDERERS[fmt](table), encoding="utf-8")
+        for suffix in formats:
+            path = out / f"{table.name}.{suffix}"
+            path.write_text(_RENDERERS[suffix](table), encoding="utf-8")
             written.append(path)
         cells_path = out / f"{table.name}_cells.csv"
         table.cells.to_csv(cells_path, index=False, lineterminator="\n")
