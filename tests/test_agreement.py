@@ -127,14 +127,26 @@ def test_table_agreement_sets_each_measure_beside_the_trivial_one() -> None:
     cells = pd.DataFrame({
         "table": ["t"] * 4, "statistic": ["r"] * 4,
         "published": [10.0, 5.0, -2.0, 3.0], "reproduced": [8.0, -1.0, -3.0, np.nan],
-        "status": [AGREES, DISAGREES, AGREES, NOT_RUN],
+        "low": [7.0, -2.0, -4.0, np.nan], "high": [11.0, 0.0, -1.5, np.nan],
+        "status": [AGREES, DISAGREES, AGREES, NOT_RUN], "printed": True, "signed": True,
+        "explanation": ["", "a known cause", "", ""],
     })  # fmt: skip
-    row = table_agreement(cells, signed=["r"]).iloc[0]
+    row = table_agreement(cells).iloc[0]
     assert row["cells"] == 4 and row["reproduced"] == 3
+    assert row["median_abs_difference"] == pytest.approx(2.0)  # |8-10|, |-1-5|, |-3+2|
     assert row["inside_interval"] == pytest.approx(2 / 3)
     assert row["sign_agreement"] == pytest.approx(2 / 3)  # 10/8 and -2/-3 agree, 5/-1 does not
     assert row["trivial"] == pytest.approx(2 / 3)  # "always positive": 10 and 5 of 10, 5, -2
+    assert row["disagreeing"] == 1 and row["explained"] == 1  # 5 against -1: outside and of the wrong sign
     assert row[NOT_RUN] == 1 and row[AGREES] == 2 and row[DISAGREES] == 1
+
+
+def test_the_trivial_prediction_is_the_better_constant_sign() -> None:
+    # Published mostly negative: "always negative" scores 3 of 4, "always positive" 1 of 4.
+    cells = pd.DataFrame({"table": "t", "published": [-1.0, -2.0, -3.0, 4.0], "reproduced": [-1.0, 2.0, 3.0, 4.0],
+                          "signed": True})  # fmt: skip
+    row = table_agreement(cells).iloc[0]
+    assert row["trivial"] == pytest.approx(0.75) and row["sign_agreement"] == pytest.approx(0.5)
 
 
 def test_known_disagreements_explain_only_what_disagrees(tmp_path: Path) -> None:

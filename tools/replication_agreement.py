@@ -31,9 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from redecorate.report.active_learning import active_intervals, active_summary  # noqa: E402
-from redecorate.report.agreement import AGREES, REPRODUCED, cell_status  # noqa: E402
+from redecorate.report.agreement import AGREES, PRINTED_ROUNDING, REPRODUCED, cell_status  # noqa: E402
 from redecorate.report.conclusions import rank_correlation, sign_agreement  # noqa: E402
-from redecorate.report.curves import PRINTED_ROUNDING  # noqa: E402
 from redecorate.report.probability import aulc_reading, probability_comparisons  # noqa: E402
 from redecorate.report.published import read_published  # noqa: E402
 

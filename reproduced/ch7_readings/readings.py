@@ -41,9 +41,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from redecorate.report.agreement import AGREES, cell_status  # noqa: E402
+from redecorate.report.agreement import AGREES, PRINTED_ROUNDING, cell_status  # noqa: E402
 from redecorate.report.conclusions import rank_correlation, sign_agreement  # noqa: E402
-from redecorate.report.curves import PRINTED_ROUNDING, common_points, fold_values  # noqa: E402
+from redecorate.report.curves import common_points, fold_values  # noqa: E402
 from redecorate.report.probability import curve_change, probability_comparisons  # noqa: E402
 from redecorate.report.published import read_published  # noqa: E402
 

@@ -65,10 +65,16 @@ class DeferredReport:
     """A kind's report: the report module that writes it, imported only when the report runs
     (parsing the workflow and running jobs never load plotting code).
 
-    Every report module defines ``write_report(records, outputs, settings, **options) ->
-    ReplicationReport``: the tables and figures (written to ``outputs``) and the
-    reproduced-vs-published comparison (returned), so that a kind names its report in one way
-    whatever it reports.
+    Every report module defines the same two functions, so that a kind names its report in
+    one way whatever it reports:
+
+    * ``write_report(records, outputs, settings, **options) -> ReplicationReport``: the
+      tables and figures (written to ``outputs``) and the reproduced-vs-published
+      comparison (returned);
+    * ``evidence(records, settings) -> DataFrame``: every published cell beside its
+      reproduction, in the one layout of :mod:`redecorate.report.agreement`, which the
+      replication report of all experiments (:mod:`redecorate.report.replication_index`)
+      reads without writing any table or figure.
 
     ``modules`` maps a ``report.variant`` to its module; the first is the default (the
     ``active`` kind reports chapter 6 or chapter 7 from the same records). Calling the value
@@ -91,6 +97,10 @@ class DeferredReport:
         """The kind's report: ``write_report`` of the variant's module (``summary`` is
         recomputed by the reports that need it, from ``records``)."""
         return self.module(settings).write_report(records, out, settings, **self.options)
+
+    def evidence(self, records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+        """The reproduced-vs-published cells alone: ``evidence`` of the variant's module."""
+        return self.module(settings).evidence(records, settings)
 
 
 def deferred_report(module: str | Mapping[str, str], **options: Any) -> DeferredReport:

@@ -12,6 +12,7 @@ data are public beside its reproduction (Tables 8.2 and 8.3). The ``acquisition`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,15 +21,18 @@ import pandas as pd
 
 from redecorate.report.active_learning import active_intervals, active_summary
 from redecorate.report.agreement import (
+    PRINTED_ROUNDING,
     REPRODUCED,
     agreement_lines,
     cell_status,
     cells_lines,
+    evidence_frame,
+    explanations,
     known_disagreements_for,
     with_known_disagreements,
 )
 from redecorate.report.conclusions import comparability_lines, sign_agreement
-from redecorate.report.curves import PRINTED_ROUNDING, cells_comparability, ran_datasets
+from redecorate.report.curves import cells_comparability, ran_datasets
 from redecorate.report.figures import learning_curves
 from redecorate.report.published import read_published
 from redecorate.report.replication_report import ReplicationReport
@@ -37,7 +41,7 @@ from redecorate.report.tables import display_name, fmt, markdown_table
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs, ReportSettings
 
-__all__ = ["write_report"]
+__all__ = ["evidence", "write_report"]
 
 
 def _reduction_cells(records: pd.DataFrame, comparisons: Sequence[Mapping[str, Any]],
@@ -69,8 +73,7 @@ def _reduction_cells(records: pd.DataFrame, comparisons: Sequence[Mapping[str, A
     return cells, text
 
 
-def _reduction_replication(cells: pd.DataFrame, pub: pd.DataFrame,
-                           settings: ReportSettings) -> pd.DataFrame:
+def _reduction_replication(cells: pd.DataFrame, pub: pd.DataFrame, known: pd.DataFrame) -> pd.DataFrame:
     """Reproduced vs published, one row per public published cell (``pub``): a significance
     flag agrees only when equal, a reduction when inside its interval."""
     rows = []
@@ -88,7 +91,7 @@ def _reduction_replication(cells: pd.DataFrame, pub: pd.DataFrame,
     replication = pd.DataFrame(rows, columns=["table", "dataset", "statistic", "published", "reproduced",
                                               "low", "high", "status"])  # fmt: skip
     replication.insert(5, "difference", replication["reproduced"] - replication["published"])
-    return with_known_disagreements(replication, known_disagreements_for(list(settings.published)))
+    return with_known_disagreements(replication, known)
 
 
 def _reduction_conclusions(replication: pd.DataFrame, tables: set[str]) -> pd.DataFrame:
@@ -117,8 +120,55 @@ def _reduction_conclusions(replication: pd.DataFrame, tables: set[str]) -> pd.Da
                                               "agreement", "trivial_agreement", "holds"])  # fmt: skip
 
 
+@dataclass(frozen=True)
+class _Replication:
+    """Chapter 8's reproduced-vs-published comparison of one run, before any file is written."""
+
+    datasets: list[str]
+    cells: pd.DataFrame
+    text: list[str]
+    replication: pd.DataFrame
+    private: pd.DataFrame
+    conclusions: pd.DataFrame
+    comparisons: dict[str, str]
+    known: pd.DataFrame
+
+
+def _replication(records: pd.DataFrame, settings: ReportSettings) -> _Replication:
+    """A's reductions over B per comparison and dataset, and the public published cells
+    beside them; the published rows whose data are not public kept apart."""
+    comparisons = list(settings.report.get("comparisons", []))
+    datasets = ran_datasets(records, settings)
+    cells, text = _reduction_cells(records, comparisons, datasets)
+    published = read_published(list(settings.published))
+    tables = {str(c.get("table", "")) for c in comparisons}
+    pub = published[published["table"].isin(tables) & (published["dataset"] != "")]
+    private = pub[pub["note"].str.contains("not public")]
+    pub = pub[~pub.index.isin(private.index)]
+    known = known_disagreements_for(list(settings.published))
+    replication = _reduction_replication(cells, pub, known)
+    return _Replication(datasets, cells, text, replication, private, _reduction_conclusions(replication, tables),
+                        {str(c.get("table", "")): f"{c['a']}_vs_{c['b']}" for c in comparisons}, known)
+
+
+def _evidence(replication: _Replication) -> pd.DataFrame:
+    """The published reductions (printed and signed; the significance flags are the
+    conclusions' business), named by their comparison."""
+    cells = replication.replication
+    cells = cells[cells["statistic"] != "significant"]
+    return evidence_frame(cells.assign(system=cells["table"].map(replication.comparisons).fillna(""),
+                                       explanation=explanations(cells, replication.known),
+                                       printed=True, signed=True))  # fmt: skip
+
+
+def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """Every public published cell of the experiment's tables beside its reproduction
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`), without writing anything."""
+    return _evidence(_replication(records, settings))
+
+
 def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings, *,
-                           xlabel: str) -> ReplicationReport:
+                 xlabel: str) -> ReplicationReport:
     """Tables 8.2/8.3 layouts: % error reduction of A over B (all points; top 20 %).
 
     One table per ``report.comparisons`` entry ``{a, b, table}``; cells as in Table 6.2/6.4
@@ -126,25 +176,16 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
     published rows whose data are not public listed as such rather than as failures.
     """
     comparisons = list(settings.report.get("comparisons", []))
-    datasets = ran_datasets(records, settings)
+    found = _replication(records, settings)
+    datasets, replication, private, conclusions = found.datasets, found.replication, found.private, found.conclusions
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
-    cells, text = _reduction_cells(records, comparisons, datasets)
-    cells.to_csv(tables_dir / "error_reductions.csv", index=False, lineterminator="\n")
-    (tables_dir / "reduction_tables.md").write_text("\n".join(text), encoding="utf-8")
+    found.cells.to_csv(tables_dir / "error_reductions.csv", index=False, lineterminator="\n")
+    (tables_dir / "reduction_tables.md").write_text("\n".join(found.text), encoding="utf-8")
     systems = list(dict.fromkeys(s for c in comparisons for s in (str(c["a"]), str(c["b"]))))
     for dataset in datasets:
         learning_curves(records, figures_dir / f"curve_{dataset}", dataset=dataset,
                         algorithms=systems, experiment=settings.experiment, xlabel=xlabel)
-
-    published = read_published(list(settings.published))
-    tables = {str(c.get("table", "")) for c in comparisons}
-    pub = published[published["table"].isin(tables) & (published["dataset"] != "")]
-    note = pub["note"] if "note" in pub.columns else pd.Series("", index=pub.index)
-    private = pub[note.fillna("").str.contains("not public")]
-    pub = pub[~pub.index.isin(private.index)]
-    replication = _reduction_replication(cells, pub, settings)
     comparable, why = cells_comparability(settings, replication) if len(replication) else (False, "no published values")
-    conclusions = _reduction_conclusions(replication, tables)
     lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV.", ""]  # fmt: skip
@@ -161,7 +202,7 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
               "not comparable" if not comparable else ("" if r["holds"] is pd.NA else str(r["holds"]))]
              for _, r in conclusions.iterrows()]), ""]  # fmt: skip
     done = replication[replication["status"].isin(REPRODUCED)]
-    lines += agreement_lines(replication, signed=("error_reduction", "top20_error_reduction"))
+    lines += agreement_lines(_evidence(found))
     lines += ["## Cells", "", f"{len(done)} of {len(replication)} published UCI cells reproduced.", ""]
     if len(replication):
         lines += cells_lines(replication, ["table", "dataset", "statistic"])

@@ -23,8 +23,9 @@ The ``active`` kind's ``utilization`` report (:func:`write_report`). Chapter 8's
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from functools import partial
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,17 +33,19 @@ import numpy as np
 import pandas as pd
 
 from redecorate.report.agreement import (
+    PRINTED_ROUNDING,
     REPRODUCED,
     agreement_lines,
     bootstrap_interval,
     cell_status,
     cells_lines,
+    evidence_frame,
+    explanations,
     known_disagreements_for,
     with_known_disagreements,
 )
 from redecorate.report.conclusions import comparability_lines, held_sentence, sign_agreement
 from redecorate.report.curves import (
-    PRINTED_ROUNDING,
     cells_comparability,
     common_points,
     fold_curve_pair,
@@ -56,7 +59,6 @@ from redecorate.report.published import read_published
 from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import display_name, fmt, markdown_table
 from redecorate.stats.learning_curves import (
-    data_utilization,
     error_reduction_test,
     fold_data_utilization,
     mean_error_reduction,
@@ -68,8 +70,8 @@ from redecorate.stats.learning_curves import (
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs, ReportSettings
 
-__all__ = ["STATISTICS", "THESIS_FOLDS", "THESIS_RUNS", "active_conclusions", "active_intervals",
-           "active_summary", "replication_cells", "write_report"]
+__all__ = ["REDUCTIONS", "STATISTICS", "THESIS_FOLDS", "THESIS_RUNS", "active_conclusions", "active_intervals",
+           "active_summary", "evidence", "replication_cells", "write_report"]
 
 THESIS_RUNS, THESIS_FOLDS = 2, 10
 
@@ -139,16 +141,55 @@ def active_summary(
 
 
 def _reductions(base: np.ndarray, mine: np.ndarray) -> np.ndarray:
-    return percent_error_reduction(base, mine, undefined="nan")
+    """r(p) of :func:`~redecorate.stats.learning_curves.percent_error_reduction` for every row
+    of two matrices of mean curves (one row per bootstrap replicate): NaN where the baseline's
+    error is 0 and the system's is not, 0 where both are."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = 100.0 * (base - mine) / base
+    zero = base == 0
+    r[zero & (mine == 0)] = 0.0
+    r[zero & (mine != 0)] = np.nan
+    return r
 
 
-def _top20(base: np.ndarray, mine: np.ndarray) -> float:
+def _top20(base: np.ndarray, mine: np.ndarray) -> np.ndarray:
+    """Per row, :func:`~redecorate.stats.learning_curves.top_error_reduction`: the mean of the
+    ⌈20 %⌉ largest defined reductions (NaN where none is defined)."""
     r = _reductions(base, mine)
-    return float(r[top_fraction_points(r)].mean()) if np.isfinite(r).any() else float("nan")
+    defined = (~np.isnan(r)).sum(axis=1)
+    k = np.minimum(defined, np.maximum(1, np.ceil(0.2 * defined - 1e-9).astype(np.int64)))
+    ordered = -np.sort(np.where(np.isnan(r), np.inf, -r), axis=1)  # largest first, NaN last
+    out = np.full(len(r), np.nan)
+    for size in np.unique(k[defined > 0]):
+        rows = (k == size) & (defined > 0)
+        out[rows] = ordered[rows, :size].mean(axis=1)
+    return out
 
 
-def _all_points(base: np.ndarray, mine: np.ndarray) -> float:
-    return mean_error_reduction(base, mine, undefined="nan")
+def _all_points(base: np.ndarray, mine: np.ndarray) -> np.ndarray:
+    """Per row, :func:`~redecorate.stats.learning_curves.mean_error_reduction`."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a row of undefined points is NaN
+        return np.nanmean(_reductions(base, mine), axis=1)
+
+
+def _utilization(n: np.ndarray, pool: int) -> Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """Per row of two matrices of mean curves on the sizes ``n``: M8's examples to reach the
+    baseline's target error and their ratio to the baseline's own count
+    (:func:`~redecorate.stats.learning_curves.data_utilization`; NaN where never reached)."""
+    tail = n > pool - 50
+
+    def counts(base: np.ndarray, mine: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        target = base[:, tail].mean(axis=1)[:, None] + 1e-9
+
+        def first(curves: np.ndarray) -> np.ndarray:
+            hit = curves <= target
+            return np.where(hit.any(axis=1), n[hit.argmax(axis=1)].astype(np.float64), np.nan)
+
+        examples = first(mine)
+        return examples, examples / first(base)
+
+    return counts
 
 
 def active_intervals(records: pd.DataFrame, baseline: str, others: Sequence[str],
@@ -164,20 +205,14 @@ def active_intervals(records: pd.DataFrame, baseline: str, others: Sequence[str]
     rows = []
     for dataset, system, mine, base in _system_errors(records, baseline, others, datasets):
         n, e_mine, e_base = common_points(mine, base)
-        pool = int(n[-1])
-
-        def utilization(b: np.ndarray, m: np.ndarray, what: str, n: np.ndarray = n,
-                        pool: int = pool) -> float:
-            u = data_utilization(n, m, n, b, pool_size=pool)
-            value = getattr(u, what)
-            return float("nan") if value is None else float(value)
-
-        statistics: dict[str, Any] = {"examples_to_target": partial(utilization, what="examples")}
+        counts = _utilization(n, int(n[-1]))
+        statistics: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+            "examples_to_target": lambda b, m, counts=counts: counts(b, m)[0]}
         if system != baseline:
-            statistics.update(utilization_ratio=partial(utilization, what="ratio"),
+            statistics.update(utilization_ratio=lambda b, m, counts=counts: counts(b, m)[1],
                               top20_error_reduction=_top20, error_reduction=_all_points)
         for name, statistic in statistics.items():
-            low, high = bootstrap_interval(statistic, e_base, e_mine)
+            low, high = bootstrap_interval(statistic, e_base, e_mine, vectorized=True)
             rows.append({"dataset": dataset, "system": system, "statistic": name, "low": low, "high": high})
     return pd.DataFrame(rows, columns=["dataset", "system", "statistic", "low", "high"])
 
@@ -368,10 +403,22 @@ def active_conclusions(summary: pd.DataFrame, published: pd.DataFrame, baseline:
                                        "trivial_holds"])
 
 
-def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
-    """Chapter 6: Tables 6.1–6.4 layouts of ``report.others`` over ``report.baseline``, the
-    learning curves, and reproduced vs published (the ``active`` kind's ``utilization``
-    report)."""
+@dataclass(frozen=True)
+class _Replication:
+    """Chapter 6's reproduced-vs-published comparison of one run, before any file is written."""
+
+    baseline: str
+    others: list[str]
+    datasets: list[str]
+    summary: pd.DataFrame
+    cells: pd.DataFrame
+    conclusions: pd.DataFrame
+    known: pd.DataFrame
+
+
+def _replication(records: pd.DataFrame, settings: ReportSettings) -> _Replication:
+    """The summary of ``report.others`` over ``report.baseline``, the published cells beside
+    it with their intervals, and the published claims tested."""
     report = settings.report
     baseline = report.get("baseline")
     others = list(report.get("others", []))
@@ -381,33 +428,64 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
                          "report.baseline (the random-sampling system) and report.others; "
                          "chapter 7's comparisons are report variant probability")
     summary = active_summary(records, baseline, others, datasets)
-    _write_utilization_outputs(records, summary, out, settings, baseline, others, datasets)
     published = read_published(list(settings.published))
     labels = {s: s for s in [baseline, *others]}
     tables = _tables_of(published, {baseline, *others})
     intervals = active_intervals(records, baseline, others, datasets) if tables else None
-    cells = replication_cells(summary, published, tables, labels, baseline, intervals)
-    cells = with_known_disagreements(cells, known_disagreements_for(list(settings.published)))
+    known = known_disagreements_for(list(settings.published))
+    cells = with_known_disagreements(replication_cells(summary, published, tables, labels, baseline, intervals), known)
     conclusions = active_conclusions(summary, published, baseline, others, labels, tables)
+    return _Replication(baseline, others, datasets, summary, cells, conclusions, known)
+
+
+REDUCTIONS: tuple[str, ...] = ("top20_error_reduction", "error_reduction")
+"""The statistics that are comparisons with the baseline (positive: the system reduced the error)."""
+
+
+def _evidence(replication: _Replication) -> pd.DataFrame:
+    """The cells in the evidence layout: every published cell printed, the reductions signed,
+    and per utilization ratio the signed "fewer examples than the baseline" (1 − ratio)."""
+    cells = replication.cells
+    printed = evidence_frame(cells.assign(printed=True, signed=cells["statistic"].isin(REDUCTIONS),
+                                          explanation=explanations(cells, replication.known)))  # fmt: skip
+    ratios = printed[printed["statistic"] == "utilization_ratio"]
+    fewer = ratios.assign(statistic="fewer examples than the baseline (1 - ratio)", published=1.0 - ratios["published"],
+                          reproduced=1.0 - ratios["reproduced"], low=np.nan, high=np.nan, printed=False, signed=True)
+    return evidence_frame(pd.concat([printed, fewer], ignore_index=True))
+
+
+def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """Every published cell of the experiment's tables beside its reproduction
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`), without writing anything."""
+    return _evidence(_replication(records, settings))
+
+
+def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
+    """Chapter 6: Tables 6.1–6.4 layouts of ``report.others`` over ``report.baseline``, the
+    learning curves, and reproduced vs published (the ``active`` kind's ``utilization``
+    report)."""
+    replication = _replication(records, settings)
+    cells, conclusions = replication.cells, replication.conclusions
+    _write_utilization_outputs(records, replication.summary, out, settings, replication.baseline,
+                               replication.others, replication.datasets)  # fmt: skip
     comparable, why = cells_comparability(settings, cells) if len(cells) else (False, "no published values")
     lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", ""]
     runs = sorted(records["run"].unique())
     folds = records["fold"].nunique()
-    lines += [f"This run: {len(datasets)} datasets, {len(runs)} run(s) of {folds}-fold CV. The "
+    lines += [f"This run: {len(replication.datasets)} datasets, {len(runs)} run(s) of {folds}-fold CV. The "
               f"dissertation: {THESIS_RUNS} runs of {THESIS_FOLDS}-fold CV on the datasets of "
               "its tables.", ""]  # fmt: skip
     lines += comparability_lines(comparable, why)
     lines += _utilization_conclusion_lines(conclusions, comparable)
     if len(cells):
         done = cells[cells["status"].isin(REPRODUCED)]
-        lines += agreement_lines(cells, signed=("top20_error_reduction", "error_reduction"))
+        lines += agreement_lines(_evidence(replication))
         lines += ["## Cells", "", f"{len(done)} of {len(cells)} published cells reproduced; median "
                   f"|difference| {fmt(done['difference'].abs().median())}.", "",
                   *cells_lines(cells, ["table", "dataset", "system", "statistic"])]  # fmt: skip
     else:
         lines += ["No published values for this experiment's tables.", ""]
     return ReplicationReport("\n".join(lines), cells, conclusions, comparable)
-
 
 
 def _write_utilization_outputs(records: pd.DataFrame, summary: pd.DataFrame, out: ReportOutputs,

@@ -1,43 +1,62 @@
-"""Cell-level agreement with the published tables: intervals, statuses and known disagreements.
+"""Cell-level agreement with the published tables: intervals, statuses, known disagreements,
+and the measures every report and the replication report compute from them.
 
 Why: a reproduced cell beside a published one says little on its own. Whether the two
 *agree* depends on how much the reproduced value moves from fold to fold, and a summary such
 as "the sign agrees on 60 % of the datasets" means nothing until it is set beside what a
-trivial prediction would score. This module gives every reproduced cell of chapters 6–8 a
-95 % interval from the fold-level spread (a paired bootstrap over the runs × folds), a status
-that says which of four things happened — ``not run``, ``never reached the target``,
-``agrees`` (the published value lies inside the reproduced interval) or ``disagrees`` — and
-the row of ``config/published/known_disagreements.tsv`` that explains a disagreement, where
-one exists. :func:`table_agreement` condenses the cells of a table into measures that can
-fail: the share of published values inside the interval, per-cell sign agreement beside the
-trivial prediction's, and the rank correlation of published and reproduced values.
+trivial prediction would score. This module gives every reproduced cell a 95 % interval from
+the fold-level spread (a paired bootstrap over the runs × folds, :func:`bootstrap_interval`),
+a status that says which of four things happened — ``not run``, ``never reached the
+target``, ``agrees`` (the published value lies inside the reproduced interval) or
+``disagrees`` — and the row of ``config/published/known_disagreements.tsv`` that explains a
+disagreement, where one exists.
+
+Every report module also returns its cells in one layout, the *evidence*
+(:data:`EVIDENCE_COLUMNS`, :func:`evidence_frame`): a ``printed`` cell is a number the source
+prints beside ours (scored by the share inside the interval and the median |difference|); a
+``signed`` cell is a comparison whose sign says which side is ahead (a reduction over a
+baseline, or the difference of two printed accuracies; scored by sign agreement beside the
+best constant prediction, and by Spearman's correlation). :func:`table_agreement` condenses
+any group of them into the same measures, for a chapter's report and for the replication
+report of every table (:mod:`redecorate.report.replication_index`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from redecorate.report.conclusions import rank_correlation, sign_agreement
+from redecorate.report.conclusions import rank_correlation
 from redecorate.report.tables import fmt, markdown_table
 
 __all__ = [
     "AGREES",
+    "BOOTSTRAP_LEVEL",
     "CELL_STATUSES",
     "DISAGREES",
+    "EVIDENCE_COLUMNS",
     "NEVER_REACHED",
     "NOT_RUN",
+    "PRINTED_ROUNDING",
     "REPRODUCED",
+    "agreement_lines",
     "bootstrap_interval",
     "cell_status",
     "cells_lines",
-    "agreement_lines",
+    "disagreeing",
+    "evidence_frame",
+    "explanations",
     "known_disagreements_for",
+    "mean_intervals",
+    "printed_cells",
+    "signed_differences",
     "table_agreement",
+    "with_agreement_section",
     "with_known_disagreements",
 ]
 
@@ -51,13 +70,42 @@ error (Table 6.1's "-"); the published value is inside the reproduced 95 % inter
 REPRODUCED: tuple[str, ...] = (AGREES, DISAGREES)
 """The statuses of a cell with a reproduced value to set beside the published one."""
 
+PRINTED_ROUNDING = 0.005
+"""Half the last printed digit of the sources' two-decimal values (accuracies, reductions,
+Oza's four-decimal fractions once in percent): a published value this close to the
+reproduced interval is inside it."""
+
+BOOTSTRAP_LEVEL = 0.95
+"""The level of every interval the reports print."""
 BOOTSTRAP_REPLICATES = 1000
 """Enough for the 2.5 % and 97.5 % percentiles to move by a small fraction of the interval."""
 
 
+@lru_cache(maxsize=64)
+def _replicate_weights(n: int, replicates: int, seed: int) -> np.ndarray:
+    """``weights[i, j]``: how often replicate ``i`` drew fold ``j``, over ``n`` (so a mean
+    over the drawn folds is one product). The same for every cell with ``n`` folds and the
+    same seed, hence cached; read-only."""
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, n, size=(replicates, n))
+    weights = np.zeros((replicates, n))
+    np.add.at(weights, (np.repeat(np.arange(replicates), n), draws.ravel()), 1.0 / n)
+    weights.setflags(write=False)
+    return weights
+
+
+def _percentile_interval(values: np.ndarray, replicates: int, level: float) -> tuple[float, float]:
+    values = values[np.isfinite(values)]
+    if values.size < replicates / 2:
+        return float("nan"), float("nan")
+    tail = 100.0 * (1.0 - level) / 2.0
+    low, high = np.percentile(values, [tail, 100.0 - tail])
+    return float(low), float(high)
+
+
 def bootstrap_interval(statistic: Callable[..., float], *fold_matrices: np.ndarray,
-                       level: float = 0.95, replicates: int = BOOTSTRAP_REPLICATES,
-                       seed: int = 0) -> tuple[float, float]:
+                       level: float = BOOTSTRAP_LEVEL, replicates: int = BOOTSTRAP_REPLICATES,
+                       seed: int = 0, vectorized: bool = False) -> tuple[float, float]:
     """Percentile interval of a statistic of mean curves under resampling the folds.
 
     Every matrix has one row per (run, fold) and one column per curve point, paired across
@@ -69,6 +117,10 @@ def bootstrap_interval(statistic: Callable[..., float], *fold_matrices: np.ndarr
     per-fold proxy. Replicates where the statistic is undefined (NaN: e.g. a curve that
     never reaches its target) are left out; NaN if fewer than half of them are defined, or
     with fewer than two folds. Deterministic for a given ``seed``.
+
+    ``vectorized``: ``statistic`` takes the replicates' mean curves as matrices (one row per
+    replicate) and returns one value per row, the same arithmetic row by row as on one
+    curve; a thousand replicates are then a few array operations instead of a thousand calls.
     """
     if not fold_matrices:
         raise ValueError("bootstrap_interval needs at least one matrix of per-fold values")
@@ -80,19 +132,41 @@ def bootstrap_interval(statistic: Callable[..., float], *fold_matrices: np.ndarr
         raise ValueError(f"level must be in (0, 1), got {level!r}")
     if n < 2:
         return float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    # weights[i, j]: how often replicate i drew fold j, over n: mean curves by one product
-    draws = rng.integers(0, n, size=(replicates, n))
-    weights = np.zeros((replicates, n))
-    np.add.at(weights, (np.repeat(np.arange(replicates), n), draws.ravel()), 1.0 / n)
+    weights = _replicate_weights(n, replicates, seed)
     curves = [weights @ a for a in arrays]
-    values = np.array([statistic(*(c[i] for c in curves)) for i in range(replicates)], dtype=np.float64)
-    values = values[np.isfinite(values)]
-    if values.size < replicates / 2:
-        return float("nan"), float("nan")
-    tail = 100.0 * (1.0 - level) / 2.0
-    low, high = np.percentile(values, [tail, 100.0 - tail])
-    return float(low), float(high)
+    if vectorized:
+        values = np.asarray(statistic(*curves), dtype=np.float64)
+    else:
+        values = np.array([statistic(*(c[i] for c in curves)) for i in range(replicates)], dtype=np.float64)
+    return _percentile_interval(values, replicates, level)
+
+
+def mean_intervals(records: pd.DataFrame, keys: Sequence[str], *, value: str = "value",
+                   level: float = BOOTSTRAP_LEVEL, replicates: int = BOOTSTRAP_REPLICATES,
+                   seed: int = 0) -> pd.DataFrame:
+    """95 % intervals of the mean of ``value`` per group of ``keys``, over its runs × folds.
+
+    The printed cells of chapters 4–5, of Bommaganti's and of Oza's tables are means over the
+    (run, fold) splits (an online learner's value of a split is its mean over the stream
+    orders). Each group's splits are resampled exactly as :func:`bootstrap_interval`
+    resamples the rows of a curve matrix (the same draws for the same number of splits), so
+    the intervals of every chapter mean the same thing; the means of all groups with the
+    same number of splits are one matrix product. Columns: ``keys``, ``low``, ``high``.
+    """
+    splits = records.groupby([*keys, "run", "fold"], sort=True, observed=True)[value].mean()
+    rows: list[tuple[object, ...]] = []
+    matrices: dict[int, list[tuple[tuple[object, ...], np.ndarray]]] = {}
+    for key, values in splits.groupby(level=list(range(len(keys))), sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        matrices.setdefault(len(values), []).append((key, values.to_numpy(dtype=np.float64)))
+    for n, groups in matrices.items():
+        if n < 2:
+            rows += [(*key, np.nan, np.nan) for key, _ in groups]
+            continue
+        means = np.vstack([v for _, v in groups]) @ _replicate_weights(n, replicates, seed).T
+        for (key, _), replicate_means in zip(groups, means, strict=True):
+            rows.append((*key, *_percentile_interval(replicate_means, replicates, level)))
+    return pd.DataFrame(rows, columns=[*keys, "low", "high"])
 
 
 def cell_status(published: float, reproduced: float, low: float, high: float, *, ran: bool,
@@ -119,12 +193,11 @@ def cell_status(published: float, reproduced: float, low: float, high: float, *,
     return AGREES if inside else DISAGREES
 
 
-def with_known_disagreements(cells: pd.DataFrame, known: pd.DataFrame, *, system: str = "system") -> pd.DataFrame:
-    """``cells`` with a column ``known_disagreement``: for a cell that disagrees or never
-    reached the target, the explanation of the first ``known_disagreements.tsv`` row that
-    covers it (:func:`redecorate.report.published.explain_cells`: empty keys match any;
-    ``system`` names the cells' column the TSV's system key is matched against, e.g.
-    ``comparison`` for chapter 7's ``a_vs_b`` cells); empty for every other cell."""
+def explanations(cells: pd.DataFrame, known: pd.DataFrame, *, system: str = "system") -> pd.Series:
+    """The explanation of the first ``known_disagreements.tsv`` row that covers each cell
+    (:func:`redecorate.report.published.explain_cells`: empty keys match any; ``system`` names
+    the cells' column the TSV's system key is matched against, e.g. ``comparison`` for
+    chapter 7's ``a_vs_b`` cells), whether or not the cell disagrees; ``""`` where none does."""
     from redecorate.report.published import explain_cells
 
     keyed = cells.copy()
@@ -133,40 +206,110 @@ def with_known_disagreements(cells: pd.DataFrame, known: pd.DataFrame, *, system
             keyed[column] = ""
     if "point" not in keyed.columns:
         keyed["point"] = np.nan
-    notes = explain_cells(keyed, known, system=system) if len(keyed) else pd.Series(dtype=object)
+    return explain_cells(keyed, known, system=system) if len(keyed) else pd.Series(dtype=object)
+
+
+def with_known_disagreements(cells: pd.DataFrame, known: pd.DataFrame, *, system: str = "system") -> pd.DataFrame:
+    """``cells`` with a column ``known_disagreement``: for a cell that disagrees or never
+    reached the target, its :func:`explanations`; empty for every other cell."""
+    notes = explanations(cells, known, system=system)
     out = cells.copy()
     out["known_disagreement"] = notes.where(out["status"].isin([DISAGREES, NEVER_REACHED]), "") if len(out) else []
     return out
 
 
-def table_agreement(cells: pd.DataFrame, *, by: Sequence[str] = ("table", "statistic"),
-                    signed: Iterable[str] = ()) -> pd.DataFrame:
-    """Per group of cells: how many agree, beside measures that can fail.
+EVIDENCE_COLUMNS: tuple[str, ...] = (
+    "table", "dataset", "system", "point", "statistic", "published", "reproduced", "low", "high",
+    "status", "explanation", "printed", "signed",
+)  # fmt: skip
+"""The one layout of every report's cells (:func:`evidence_frame`):
 
-    Columns: the ``by`` keys, ``cells`` (published cells), ``reproduced`` (with a value),
-    ``inside_interval`` (share of reproduced cells whose published value is in the 95 %
-    interval), ``sign_agreement`` and ``trivial`` (for statistics in ``signed``: share with
-    the published sign, and what "always positive" would score), ``spearman`` (published vs
-    reproduced values), and the count of every status.
+* ``table``: the published table key (``4.2``, ``7.4 (early)``); ``dataset`` (``""`` for a
+  row over all datasets), ``system`` (a label, or ``A_vs_B`` for a comparison), ``point``
+  (curve point or noise level, NaN if none) and ``statistic`` name the cell;
+* ``published``, ``reproduced`` and the reproduced 95 % interval ``low``, ``high`` (NaN where
+  the cell has none: a count, a ratio of means);
+* ``status``: one of :data:`CELL_STATUSES`;
+* ``explanation``: the known disagreement that covers the cell (:func:`explanations`), counted
+  only where the cell disagrees;
+* ``printed``: a number the source prints (scored by the inside share, the median |difference|
+  and drawn in the replication report's scatter); ``signed``: a comparison whose sign says which
+  side is ahead (scored by sign agreement and Spearman's correlation). A printed reduction is
+  both; the difference of two printed accuracies is signed only.
+"""
+
+
+def evidence_frame(rows: pd.DataFrame | Iterable[Mapping[str, object]]) -> pd.DataFrame:
+    """``rows`` in the :data:`EVIDENCE_COLUMNS` layout: missing text columns empty, missing
+    numbers NaN, ``printed``/``signed`` False unless set; other columns dropped."""
+    frame = pd.DataFrame(rows) if not isinstance(rows, pd.DataFrame) else rows.copy()
+    for column in EVIDENCE_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = (False if column in ("printed", "signed")
+                             else "" if column in ("table", "dataset", "system", "statistic", "status", "explanation")
+                             else np.nan)  # fmt: skip
+    frame = frame[list(EVIDENCE_COLUMNS)].reset_index(drop=True)
+    for column in ("published", "reproduced", "low", "high", "point"):
+        frame[column] = pd.to_numeric(frame[column], errors="coerce").astype(float)
+    for column in ("table", "dataset", "system", "statistic", "status", "explanation"):
+        frame[column] = frame[column].fillna("").astype(str)
+    for column in ("printed", "signed"):
+        frame[column] = frame[column].fillna(False).astype(bool)
+    return frame
+
+
+def printed_cells(cells: pd.DataFrame, intervals: pd.DataFrame, keys: Sequence[str], *,
+                  ran: pd.Series | None = None, tolerance: float = PRINTED_ROUNDING,
+                  signed: bool = False) -> pd.DataFrame:
+    """Printed cells (``published``, ``reproduced`` and the ``keys`` that name them) with the
+    interval of :func:`mean_intervals` joined on ``keys`` and their status.
+
+    ``ran``: whether each cell's system ran on its dataset (default: it did where there is a
+    reproduced value). ``signed``: the printed value is itself a comparison (a reduction).
     """
-    signed = set(signed)
+    cells = cells.assign(_ran=cells["reproduced"].notna() if ran is None else ran.astype(bool))
+    out = (cells.merge(intervals, on=list(keys), how="left") if len(intervals)
+           else cells.assign(low=np.nan, high=np.nan))  # fmt: skip
+    out["status"] = [cell_status(p, r, lo, hi, ran=bool(k), tolerance=tolerance) for p, r, lo, hi, k in
+                     zip(out["published"], out["reproduced"], out["low"], out["high"], out["_ran"], strict=True)]  # fmt: skip
+    return out.drop(columns="_ran").assign(printed=True, signed=signed)
+
+
+def signed_differences(cells: pd.DataFrame, pairs: Iterable[tuple[str, str, str]], *,
+                       lower_better: bool = False) -> pd.DataFrame:
+    """Signed cells from printed ones: per table ``(table, a, b)`` of ``pairs`` and per
+    (dataset, point), A − B published and reproduced (B − A where ``lower_better``, e.g. an
+    error), so that a positive value means A ahead in both. ``cells`` are evidence rows of
+    the printed values of both systems under ``table``; a difference is covered by the
+    explanation of either cell.
+    """
     rows = []
-    for key, group in cells.groupby(list(by), sort=False):
-        key = key if isinstance(key, tuple) else (key,)
-        row = dict(zip(by, key, strict=True))
-        done = group[group["status"].isin(REPRODUCED)]
-        row.update(cells=len(group), reproduced=len(done),
-                   inside_interval=float((done["status"] == AGREES).mean()) if len(done) else np.nan)
-        if row.get("statistic") in signed:
-            signs = sign_agreement(done["reproduced"], done["published"])
-            row.update(sign_agreement=signs.agreement, trivial=signs.trivial)
-        else:
-            row.update(sign_agreement=np.nan, trivial=np.nan)
-        row["spearman"] = rank_correlation(done["reproduced"], done["published"])
-        for status in CELL_STATUSES:
-            row[status] = int((group["status"] == status).sum())
-        rows.append(row)
-    return pd.DataFrame(rows)
+    for table, a, b in pairs:
+        here = cells[(cells["table"] == table) & cells["printed"]]
+        both = here[here["system"] == a].merge(here[here["system"] == b], on=["dataset", "point"],
+                                               suffixes=("_a", "_b"))  # NaN points match NaN
+        sign = -1.0 if lower_better else 1.0
+        for _, r in both.iterrows():
+            rows.append({"table": table, "dataset": r["dataset"], "system": f"{a}_vs_{b}", "point": r["point"],
+                         "statistic": f"{r['statistic_a']} difference",
+                         "published": sign * (r["published_a"] - r["published_b"]),
+                         "reproduced": sign * (r["reproduced_a"] - r["reproduced_b"]),
+                         "status": NOT_RUN if NOT_RUN in (r["status_a"], r["status_b"]) else "",
+                         "explanation": r["explanation_a"] or r["explanation_b"], "signed": True})  # fmt: skip
+    return evidence_frame(rows)
+
+
+def disagreeing(evidence: pd.DataFrame) -> pd.Series:
+    """Which evidence rows disagree with the source: a printed cell outside its interval (or
+    never reaching a target the source reached), or a signed cell whose sign is not the
+    published one. A printed cell without an interval (a count, a pooled correlation) cannot
+    be judged outside one and disagrees only through its sign."""
+    bounded = evidence["low"].notna() & evidence["high"].notna()
+    printed = evidence["printed"] & (((evidence["status"] == DISAGREES) & bounded)
+                                     | (evidence["status"] == NEVER_REACHED))
+    both = evidence["published"].notna() & evidence["reproduced"].notna()
+    sign = evidence["signed"] & both & (np.sign(evidence["published"]) != np.sign(evidence["reproduced"]))
+    return printed | sign
 
 
 def known_disagreements_for(published_paths: Sequence[str | os.PathLike[str]]) -> pd.DataFrame:
@@ -178,29 +321,86 @@ def known_disagreements_for(published_paths: Sequence[str | os.PathLike[str]]) -
     return read_disagreements(paths[0].parent / DISAGREEMENTS_FILE if paths else None)
 
 
-def agreement_lines(cells: pd.DataFrame, *, by: Sequence[str] = ("table", "statistic"),
-                    signed: Iterable[str] = ()) -> list[str]:
-    """Markdown: the per-table agreement measures of :func:`table_agreement`, with a legend.
+def table_agreement(evidence: pd.DataFrame, *, by: Sequence[str] = ("table",)) -> pd.DataFrame:
+    """Per group of evidence rows (:data:`EVIDENCE_COLUMNS`): the measures every report gives.
+
+    Columns: the ``by`` keys; of the printed cells, ``cells`` (published), ``reproduced``
+    (with a value), ``median_abs_difference`` and ``inside_interval`` (share of the reproduced
+    cells *with an interval* whose published value lies inside it; a cell that never reached
+    its target has no value and does not count); of the signed cells, ``compared`` (both
+    values known), ``sign_agreement`` (share with the published sign), ``trivial`` (what the
+    best constant prediction, "always positive" or "always negative", scores on the same
+    cells) and ``spearman`` (published vs reproduced values); ``disagreeing`` and
+    ``explained`` (rows that disagree, :func:`disagreeing`, and those of them a known
+    disagreement covers); and the count of printed cells per status.
+    """
+    rows = []
+    frame = evidence_frame(evidence)
+    frame["_disagrees"] = disagreeing(frame)
+    for key, group in frame.groupby(list(by), sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        row: dict[str, object] = dict(zip(by, key, strict=True))
+        printed = group[group["printed"]]
+        done = printed[printed["status"].isin(REPRODUCED)]
+        bounded = done[done["low"].notna() & done["high"].notna()]
+        signed = group[group["signed"] & group["published"].notna() & group["reproduced"].notna()]
+        pub, rep = np.sign(signed["published"].to_numpy()), np.sign(signed["reproduced"].to_numpy())
+        wrong = group[group["_disagrees"]]
+        row.update(
+            cells=len(printed), reproduced=len(done),
+            median_abs_difference=float((done["reproduced"] - done["published"]).abs().median()) if len(done) else np.nan,
+            inside_interval=float((bounded["status"] == AGREES).mean()) if len(bounded) else np.nan,
+            compared=len(signed),
+            sign_agreement=float((pub == rep).mean()) if len(signed) else np.nan,
+            trivial=float(max((pub > 0).mean(), (pub < 0).mean())) if len(signed) else np.nan,
+            spearman=rank_correlation(signed["reproduced"], signed["published"]),
+            disagreeing=len(wrong), explained=int((wrong["explanation"] != "").sum()),
+        )  # fmt: skip
+        for status in CELL_STATUSES:
+            row[status] = int((printed["status"] == status).sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+AGREEMENT_LEGEND = (
+    "*Median |diff.|*: of the printed cells reproduced; *inside*: share of them whose published "
+    "value lies inside the reproduced 95 % interval (paired bootstrap over runs × folds; fewer "
+    "folds, wider intervals); *sign* / *trivial*: share of the signed cells (reductions, "
+    "differences between two systems) with the published sign, and what the best constant "
+    "prediction (always positive, or always negative) scores on them; *Spearman*: rank "
+    "correlation of their published and reproduced values. Then the count of printed cells per "
+    "status.")
+"""What the columns of every "Agreement per table" section mean."""
+
+
+def agreement_lines(evidence: pd.DataFrame, *, by: Sequence[str] = ("table", "statistic")) -> list[str]:
+    """Markdown: the measures of :func:`table_agreement` per group, with their legend.
 
     The counts of a report's cells mean little alone, so every row sets the share of
     published values inside the reproduced 95 % interval beside per-cell sign agreement, what
-    the trivial prediction "always positive" scores, and the rank correlation.
+    the trivial prediction scores, and the rank correlation.
     """
-    summary = table_agreement(cells, by=by, signed=signed)
+    summary = table_agreement(evidence, by=by)
     if summary.empty:
         return []
+    body = [[*(str(r[k]) for k in by), str(r["cells"]), str(r["reproduced"]), fmt(r["median_abs_difference"]),
+             fmt(r["inside_interval"]), str(r["compared"]), fmt(r["sign_agreement"]), fmt(r["trivial"]),
+             fmt(r["spearman"]), *(str(r[s]) for s in CELL_STATUSES)] for _, r in summary.iterrows()]  # fmt: skip
+    return ["## Agreement per table", "", AGREEMENT_LEGEND, "",
+            markdown_table([*(k.capitalize() for k in by), "Cells", "Reproduced", "Median |diff.|", "Inside",
+                            "Signed", "Sign", "Trivial", "Spearman", *(s.capitalize() for s in CELL_STATUSES)],
+                           body), ""]
 
-    body = [[*(str(r[k]) for k in by), str(r["cells"]), str(r["reproduced"]), fmt(r["inside_interval"]),
-             fmt(r["sign_agreement"]), fmt(r["trivial"]), fmt(r["spearman"]),
-             *(str(r[s]) for s in CELL_STATUSES)] for _, r in summary.iterrows()]  # fmt: skip
-    return ["## Agreement per table", "",
-            "*Inside*: share of reproduced cells whose published value lies inside the reproduced "
-            "95 % interval (paired bootstrap over runs × folds; fewer folds, wider intervals); "
-            "*sign* / *trivial*: share of cells with the published sign, and what always "
-            "predicting a positive value would score; *Spearman*: rank correlation of published "
-            "and reproduced values. Then the count of cells per status.", "",
-            markdown_table([*(k.capitalize() for k in by), "Cells", "Reproduced", "Inside", "Sign",
-                            "Trivial", "Spearman", *(s.capitalize() for s in CELL_STATUSES)], body), ""]
+
+def with_agreement_section(markdown: str, evidence: pd.DataFrame, *, by: Sequence[str] = ("table",)) -> str:
+    """``markdown`` (a report) with the :func:`agreement_lines` section before its first
+    ``## `` heading, so every chapter's report opens on the same measures."""
+    lines = agreement_lines(evidence, by=by)
+    if not lines:
+        return markdown
+    head, sep, rest = markdown.partition("\n## ")
+    section = "\n".join(lines)
+    return f"{head}\n{section}\n## {rest}" if sep else f"{markdown.rstrip()}\n\n{section}\n"
 
 
 def cells_lines(cells: pd.DataFrame, keys: Sequence[str]) -> list[str]:

@@ -37,14 +37,31 @@ ANALYSES: dict[str, str] = {
     "diversity_win_loss": "redecorate.report.diversity_study:diversity_win_loss",  # Table 4.7
 }
 
+#: name -> "module:function" of the analyses that compare with a published table: their
+#: cells in the evidence layout (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`),
+#: ``function(records, settings) -> DataFrame``, for the report and the replication report.
+EVIDENCE: dict[str, str] = {
+    "diversity_correlation": "redecorate.report.diversity_study:correlation_evidence",  # §4.4
+    "diversity_win_loss": "redecorate.report.diversity_study:win_loss_evidence",  # Table 4.7
+}
+
+
+def _function(target: str) -> Callable[..., Any]:
+    module, _, function = target.partition(":")
+    return getattr(importlib.import_module(module), function)
+
 
 def resolve(name: str) -> Analysis:
     """The function behind an analysis name; a clear error for an unknown one."""
     if name not in ANALYSES:
         known = ", ".join(sorted(ANALYSES)) or "none"
         raise KeyError(f"unknown report analysis {name!r}; known analyses: {known}")
-    module, _, function = ANALYSES[name].partition(":")
-    return getattr(importlib.import_module(module), function)
+    return _function(ANALYSES[name])
+
+
+def analyses_evidence(names: list[str], records: pd.DataFrame, settings: ReportSettings) -> list[pd.DataFrame]:
+    """The evidence of each named analysis that compares with a published table."""
+    return [_function(EVIDENCE[name])(records, settings) for name in names if name in EVIDENCE]
 
 
 def run_analyses(

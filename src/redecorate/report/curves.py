@@ -26,17 +26,13 @@ if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportSettings
 
 __all__ = [
-    "ALIGNMENTS", "ALPHA", "PRINTED_ROUNDING", "cells_comparability", "common_points",
+    "ALIGNMENTS", "ALPHA", "cells_comparability", "common_points",
     "fold_curve_pair", "fold_errors", "fold_values", "ran_datasets", "significant_reduction",
     "wdl_comparability",
 ]
 
 ALPHA = 0.05
 """Significance level of the paired t-tests behind the tables' bold cells and w/d/l."""
-
-PRINTED_ROUNDING = 0.005
-"""Half the last printed digit of the tables' two-decimal values: a published value this
-close to the reproduced interval is inside it."""
 
 ALIGNMENTS: tuple[str, ...] = ("size", "batch")
 """How the folds' curves are lined up before averaging: by labeled-set size (chapter 6's
@@ -77,7 +73,9 @@ def common_points(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndar
     """
     index = a.index.intersection(b.index)
     a, b = a.loc[index], b.loc[index]
-    columns = [c for c in a.columns.intersection(b.columns) if a[c].notna().all() and b[c].notna().all()]
+    shared = a.columns.intersection(b.columns)
+    complete = a[shared].notna().all(axis=0) & b[shared].notna().all(axis=0)
+    columns = list(shared[complete.to_numpy()])
     if not columns:
         raise ValueError("the two systems' curves share no labeled-set size")
     return np.asarray(columns, dtype=np.int64), a[columns].to_numpy(), b[columns].to_numpy()

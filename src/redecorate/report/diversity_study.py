@@ -46,6 +46,7 @@ from redecorate.stats.summary import check_records
 
 __all__ = [
     "PUBLISHED_SPEARMAN_FILE",
+    "correlation_evidence",
     "PUBLISHED_TABLE_4_7_FILE",
     "QUANTITIES",
     "diversity_correlation",
@@ -55,6 +56,7 @@ __all__ = [
     "published_spearman",
     "published_win_loss",
     "win_loss_cells",
+    "win_loss_evidence",
 ]
 
 PUBLISHED_SPEARMAN_FILE = "section_4_4_spearman.tsv"
@@ -216,6 +218,39 @@ def _fmt_p(p: float) -> str:
     return "< 1e-300 (0.0 in double precision)" if p == 0 else f"{p:.3g}"
 
 
+def _table_key(path: Path) -> str:
+    """The table key of a published file that holds one table (Table 4.7, §4.4)."""
+    return str(read_published(path)["table"].iloc[0])
+
+
+def _correlation(records: pd.DataFrame, settings: ReportSettings
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, Path, str]:
+    """The observations, the published ρ, the study beside them, the published file and the
+    base learner of :func:`diversity_correlation`."""
+    options = _options(settings, "diversity_correlation")
+    base = str(options.get("base", "j48"))
+    obs = error_reduction_observations(records, base=base, algorithms=options.get("algorithms"),
+                                       experiment=settings.experiment)  # fmt: skip
+    path = _published_path(settings, options, PUBLISHED_SPEARMAN_FILE)
+    published = published_spearman(path)
+    return obs, published, spearman_study(obs, published), path, base
+
+
+def correlation_evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """§4.4's two ρ beside the thesis's, in the evidence layout
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`): printed (no interval: one pooled
+    number each) and signed (the sign of a correlation is its claim)."""
+    from redecorate.report.agreement import AGREES, DISAGREES, NOT_RUN, evidence_frame
+
+    _, _, result, path, _ = _correlation(records, settings)
+    table = _table_key(path)
+    return evidence_frame([
+        {"table": table, "system": f"diversity_vs_{r.quantity}", "statistic": "rho",
+         "published": r.published_rho, "reproduced": r.rho, "printed": True, "signed": True,
+         "status": NOT_RUN if pd.isna(r.rho) else (AGREES if abs(r.difference) <= 0.00005 else DISAGREES)}
+        for r in result.itertuples()])  # fmt: skip
+
+
 def diversity_correlation(
     records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: ReportSettings
 ) -> list[Path]:
@@ -226,17 +261,7 @@ def diversity_correlation(
     records), ``published`` (file in published_dir; default :data:`PUBLISHED_SPEARMAN_FILE`).
     ``figures_dir`` is unused: the thesis reports the two numbers in the text only.
     """
-    options = _options(settings, "diversity_correlation")
-    base = str(options.get("base", "j48"))
-    obs = error_reduction_observations(
-        records,
-        base=base,
-        algorithms=options.get("algorithms"),
-        experiment=settings.experiment,
-    )
-    path = _published_path(settings, options, PUBLISHED_SPEARMAN_FILE)
-    published = published_spearman(path)
-    result = spearman_study(obs, published)
+    obs, published, result, path, base = _correlation(records, settings)
     tables_dir = Path(tables_dir)
     tables_dir.mkdir(parents=True, exist_ok=True)
     csv_path = tables_dir / "diversity_correlation.csv"
@@ -393,6 +418,41 @@ def _win_loss_markdown(table: pd.DataFrame, points: Sequence[Any], title: Mappin
     )
 
 
+def _win_loss(records: pd.DataFrame, settings: ReportSettings) -> tuple[list[pd.DataFrame], pd.DataFrame]:
+    """The per-dataset tests and the reproduced counts beside the published ones of
+    :func:`diversity_win_loss`."""
+    options = _options(settings, "diversity_win_loss")
+    baseline = str(options.get("baseline", "decorate"))
+    others = [str(o) for o in options.get("others", ["bagging", "adaboost"])]
+    published = published_win_loss(_published_path(settings, options, PUBLISHED_TABLE_4_7_FILE), "diversity")
+    per_dataset, summary = _win_loss_counts(records, baseline, others, float(options.get("alpha", 0.05)),
+                                            settings.experiment)  # fmt: skip
+    return per_dataset, _win_loss_table(summary, published, baseline, others)
+
+
+def win_loss_evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """Table 4.7 beside the thesis's, in the evidence layout
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`): the printed counts (no interval:
+    a count over datasets) and, per cell, the signed W − L (the thesis's claim is its sign)."""
+    from redecorate.report.agreement import AGREES, DISAGREES, NOT_RUN, evidence_frame
+
+    table = _win_loss(records, settings)[1]
+    table = table[table["status"] != "not published"]
+    number = _table_key(_published_path(settings, _options(settings, "diversity_win_loss"), PUBLISHED_TABLE_4_7_FILE))
+    rows = []
+    for r in table.itertuples():
+        ran = r.status != "not run"
+        key = {"table": number, "system": r.comparison, "point": float(r.point)}
+        for statistic in ("sig_w", "sig_l"):
+            mine, theirs = getattr(r, statistic), getattr(r, f"published_{statistic}")
+            rows.append({**key, "statistic": statistic, "published": theirs, "reproduced": mine if ran else np.nan,
+                         "printed": True, "status": NOT_RUN if not ran else (AGREES if mine == theirs else DISAGREES)})
+        rows.append({**key, "statistic": "sig_w - sig_l", "signed": True, "status": "" if ran else NOT_RUN,
+                     "published": r.published_sig_w - r.published_sig_l,
+                     "reproduced": r.sig_w - r.sig_l if ran else np.nan})  # fmt: skip
+    return evidence_frame(rows)
+
+
 def diversity_win_loss(
     records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: ReportSettings
 ) -> list[Path]:
@@ -414,10 +474,7 @@ def diversity_win_loss(
     alpha = float(options.get("alpha", 0.05))
     experiment = settings.experiment
     path = _published_path(settings, options, PUBLISHED_TABLE_4_7_FILE)
-    published = published_win_loss(path, "diversity")
-
-    per_dataset, summary = _win_loss_counts(records, baseline, others, alpha, experiment)
-    table = _win_loss_table(summary, published, baseline, others)
+    per_dataset, table = _win_loss(records, settings)
     points = list(dict.fromkeys(table["point"]))
     title = {f"{baseline}_vs_{o}": f"{display_name(baseline)} vs {display_name(o)}" for o in others}
 

@@ -16,6 +16,7 @@ rank correlation of those differences. All through :mod:`redecorate.report.concl
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,14 @@ import numpy as np
 import pandas as pd
 
 from redecorate.protocol.settings import ReportSettings
+from redecorate.report.agreement import (
+    evidence_frame,
+    explanations,
+    mean_intervals,
+    printed_cells,
+    signed_differences,
+    with_agreement_section,
+)
 from redecorate.report.conclusions import (
     comparability,
     comparability_lines,
@@ -30,14 +39,21 @@ from redecorate.report.conclusions import (
     sign_agreement,
 )
 from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
-from redecorate.report.published import read_published
+from redecorate.report.published import (
+    pivot_statistics,
+    read_disagreements,
+    read_published,
+)
 from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import fmt, markdown_table
 
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs
 
-__all__ = ["column_name", "error_statistics", "write_report", "fs_conclusions"]
+__all__ = ["BASELINE", "column_name", "error_statistics", "evidence", "fs_conclusions", "write_report"]
+
+BASELINE = "bagging"
+"""All-feature Bagging: what every technique of Tables 5–7 is set against."""
 
 STRATEGY_NAMES = {"random": "Random", "top_gain": "I. Gain", "cumulative_gain": "C. Gain",
                   "feature_boost": "F. Boost"}  # fmt: skip
@@ -133,17 +149,13 @@ def _figures(stats: pd.DataFrame, tables: Mapping[str, Sequence[str]],
 
 
 def _published(paths: Sequence[str]) -> pd.DataFrame:
+    """The printed cells: table, dataset, system, mean, sd and best (the starred cell)."""
     rows = read_published(paths)
-    rows = rows[rows["metric"] == "error"]
-    wide = rows.pivot_table(index=["table", "dataset", "system"], columns="statistic",
-                            values="value", aggfunc="first")  # fmt: skip
-    wide = wide.apply(pd.to_numeric, errors="coerce").reset_index()
-    if "best" not in wide:
-        wide["best"] = np.nan
+    wide = pivot_statistics(rows[rows["metric"] == "error"], ["table", "dataset", "system"], ("mean", "sd", "best"))
     return wide.assign(best=wide["best"].fillna(0).astype(bool))
 
 
-def fs_conclusions(ours: pd.DataFrame, published: pd.DataFrame, baseline: str = "bagging") -> pd.DataFrame:
+def fs_conclusions(ours: pd.DataFrame, published: pd.DataFrame, baseline: str = BASELINE) -> pd.DataFrame:
     """The tables' claims tested on the reproduction (see the module docstring).
 
     ``ours`` is the long form of the reproduced tables (:func:`_table_frame`), ``published``
@@ -186,12 +198,23 @@ def fs_conclusions(ours: pd.DataFrame, published: pd.DataFrame, baseline: str = 
                                        "rank_correlation"])
 
 
-def write_report(records: pd.DataFrame, out: ReportOutputs,
-                          settings: ReportSettings) -> ReplicationReport:
-    """Tables 5–7 and Figs. 10–22 of one ``feature_subsets`` run (written to ``out.tables``
-    and ``out.figures``), and its reproduced vs published comparison (returned)."""
+@dataclass(frozen=True)
+class _Comparison:
+    """One run's tables at the reported size, and the published cells beside them."""
+
+    size: int
+    tables: dict[str, list[str]]
+    datasets: list[str]
+    stats: pd.DataFrame
+    frame: pd.DataFrame
+    published: pd.DataFrame
+    cells: pd.DataFrame
+
+
+def _comparison(records: pd.DataFrame, settings: ReportSettings) -> _Comparison:
+    """Mean error per (dataset, technique, size), the tables at ``report.table_size`` with
+    their best technique, and the published cells beside them (empty without published values)."""
     report = settings.report
-    params = settings.params
     sizes = sorted(int(s) for s in settings.points)
     size = int(report.get("table_size", max(sizes)))
     if size not in sizes:
@@ -201,14 +224,55 @@ def write_report(records: pd.DataFrame, out: ReportOutputs,
         "all": list(settings.algorithms)}
     datasets = [d for d in settings.datasets if d in set(records["dataset"])]
     stats = error_statistics(records)
-    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
-    stats.to_csv(tables_dir / "fs_error_by_size.csv", index=False, lineterminator="\n")
     frame = _table_frame(stats, tables, size, datasets)
+    published = _published(settings.published) if settings.published else pd.DataFrame()
+    cells = pd.DataFrame()
+    if not published.empty:
+        cells = published.merge(frame.rename(columns={"algorithm": "system"}),
+                                on=["table", "dataset", "system"], how="left")
+        cells = cells.assign(published=cells["mean"], reproduced=cells["error_mean"],
+                             published_best=cells["best_x"], reproduced_best=cells["best_y"])
+        cells["difference"] = cells["reproduced"] - cells["published"]
+        cells["status"] = np.where(cells["reproduced"].notna(), "ok", "not run")
+        cells = cells[["table", "dataset", "system", "published", "reproduced", "difference",
+                       "published_best", "reproduced_best", "status"]]
+    return _Comparison(size, tables, datasets, stats, frame, published, cells)
+
+
+def _evidence(records: pd.DataFrame, found: _Comparison, settings: ReportSettings) -> pd.DataFrame:
+    """The published mean errors printed with their intervals, and per technique and dataset
+    the signed "beats all-feature Bagging" (Bagging's error − the technique's)."""
+    if found.cells.empty:
+        return evidence_frame([])
+    cells = found.cells.assign(point=float(found.size), statistic="error")
+    cells["explanation"] = explanations(cells, read_disagreements(settings.disagreements))
+    acc = records[(records["metric"] == "accuracy") & (records["point"] == found.size)]
+    intervals = mean_intervals(acc.assign(value=100.0 - acc["value"]), ["dataset", "algorithm", "point"])
+    printed = evidence_frame(printed_cells(cells.drop(columns="status"), intervals.rename(columns={"algorithm": "system"}),
+                                           ["dataset", "system", "point"]))  # fmt: skip
+    pairs = [(table, label, BASELINE) for table, labels in found.tables.items() if BASELINE in labels
+             for label in labels if label not in (BASELINE, "j48")]  # fmt: skip
+    return evidence_frame(pd.concat([printed, signed_differences(printed, pairs, lower_better=True)],
+                                    ignore_index=True))  # fmt: skip
+
+
+def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """Every published cell of the experiment's tables beside its reproduction
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`), without writing anything."""
+    return _evidence(records, _comparison(records, settings), settings)
+
+
+def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
+    """Tables 5–7 and Figs. 10–22 of one ``feature_subsets`` run (written to ``out.tables``
+    and ``out.figures``), and its reproduced vs published comparison (returned)."""
+    found = _comparison(records, settings)
+    params, size, tables, datasets = settings.params, found.size, found.tables, found.datasets
+    frame, published, cells = found.frame, found.published, found.cells
+    tables_dir, figures_dir = Path(out.tables), Path(out.figures)
+    found.stats.to_csv(tables_dir / "fs_error_by_size.csv", index=False, lineterminator="\n")
     frame.to_csv(tables_dir / "fs_tables.csv", index=False, lineterminator="\n")
     (tables_dir / "fs_tables.md").write_text(_markdown_tables(frame, tables, params, size), encoding="utf-8")
-    print(f"{_figures(stats, tables, params, figures_dir)} figures")
-
-    published = _published(settings.published) if settings.published else pd.DataFrame()
+    print(f"{_figures(found.stats, tables, params, figures_dir)} figures")
     lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV, ensemble size {size}. The source "
@@ -217,14 +281,6 @@ def write_report(records: pd.DataFrame, out: ReportOutputs,
         return ReplicationReport(markdown="\n".join([*lines, "No published values for this experiment.", ""]),
                                  cells=pd.DataFrame(), conclusions=fs_conclusions(frame, published),
                                  comparable=False)  # fmt: skip
-    cells = published.merge(frame.rename(columns={"algorithm": "system"}),
-                            on=["table", "dataset", "system"], how="left")
-    cells = cells.assign(published=cells["mean"], reproduced=cells["error_mean"],
-                         published_best=cells["best_x"], reproduced_best=cells["best_y"])
-    cells["difference"] = cells["reproduced"] - cells["published"]
-    cells["status"] = np.where(cells["reproduced"].notna(), "ok", "not run")
-    cells = cells[["table", "dataset", "system", "published", "reproduced", "difference",
-                   "published_best", "reproduced_best", "status"]]
     comparable, why = comparability(settings.scale, cells["dataset"], datasets)
     conclusions = fs_conclusions(frame, published)
     lines += comparability_lines(comparable, why)
@@ -257,5 +313,5 @@ def write_report(records: pd.DataFrame, out: ReportOutputs,
                                f"{'*' if r['published_best'] else ''}/"
                                f"{'*' if pd.notna(r['reproduced_best']) and r['reproduced_best'] else ''}"]
                               for _, r in cells.iterrows()]), ""]  # fmt: skip
-    return ReplicationReport(markdown="\n".join(lines), cells=cells, conclusions=conclusions,
-                             comparable=comparable)
+    markdown = with_agreement_section("\n".join(lines), _evidence(records, found, settings))
+    return ReplicationReport(markdown=markdown, cells=cells, conclusions=conclusions, comparable=comparable)

@@ -26,6 +26,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from redecorate.report.agreement import (
+    evidence_frame,
+    explanations,
+    mean_intervals,
+    printed_cells,
+    signed_differences,
+    with_agreement_section,
+)
 from redecorate.report.conclusions import (
     Agreement,
     comparability,
@@ -35,7 +43,12 @@ from redecorate.report.conclusions import (
     trivial_holds,
 )
 from redecorate.report.figures import learning_curves
-from redecorate.report.published import pivot_statistics, read_published, split_comparison
+from redecorate.report.published import (
+    pivot_statistics,
+    read_disagreements,
+    read_published,
+    split_comparison,
+)
 from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import (
     ComparisonTable,
@@ -62,6 +75,7 @@ __all__ = [
     "render_replication",
     "replication_comparability",
     "write_noise_figures",
+    "evidence",
     "write_noise_tables",
     "write_report",
 ]
@@ -478,20 +492,58 @@ def render_replication(
     return "\n".join(lines)
 
 
-def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
-    """The ``noise`` kind's report: Tables 5.2–5.10 in the thesis's layout, Figures 5.1–5.3
-    and reproduced vs published."""
+def _comparison(records: pd.DataFrame, settings: ReportSettings
+                ) -> tuple[list[NoiseComparisonTable], pd.DataFrame, pd.DataFrame]:
+    """The comparison tables of ``report.comparisons``, their cells beside the published ones
+    and the published summary rows."""
     tables = noise_comparison_tables(
         records, list(settings.report.get("comparisons", [])), corruption=settings.options.corruption,
         datasets=list(settings.datasets), levels=settings.points, experiment=settings.experiment,
     )  # fmt: skip
+    published_cells, published_summary = load_published(list(settings.published))
+    return tables, replication_frame(tables, published_cells), published_summary
+
+
+def _evidence(records: pd.DataFrame, tables: Sequence[NoiseComparisonTable], replication: pd.DataFrame,
+              settings: ReportSettings) -> pd.DataFrame:
+    """Both systems' mean accuracies of every published (table, dataset, level), printed with
+    their intervals, and A − B signed."""
+    if replication.empty:
+        return evidence_frame([])
+    cells = []
+    for table in tables:
+        here = replication[(replication["comparison"] == table.name) & replication["a_published"].notna()]
+        for side, system in (("a", table.baseline), ("b", table.other)):
+            cells.append(pd.DataFrame({"table": here["table"], "dataset": here["dataset"], "system": system,
+                                       "point": here["noise"].astype(float), "statistic": "mean",
+                                       "published": here[f"{side}_published"],
+                                       "reproduced": here[f"{side}_reproduced"]}))  # fmt: skip
+    cells = pd.concat(cells, ignore_index=True)
+    cells["explanation"] = explanations(cells, read_disagreements(settings.disagreements))
+    intervals = mean_intervals(records[records["metric"] == "accuracy"], ["dataset", "algorithm", "point"])
+    printed = evidence_frame(printed_cells(cells, intervals.rename(columns={"algorithm": "system"}),
+                                           ["dataset", "system", "point"]))  # fmt: skip
+    pairs = [(t.table_number or "", t.baseline, t.other) for t in tables]
+    return evidence_frame(pd.concat([printed, signed_differences(printed, pairs)], ignore_index=True))
+
+
+def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """Every published cell of the experiment's tables beside its reproduction
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`), without writing anything."""
+    tables, replication, _ = _comparison(records, settings)
+    return _evidence(records, tables, replication, settings)
+
+
+def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
+    """The ``noise`` kind's report: Tables 5.2–5.10 in the thesis's layout, Figures 5.1–5.3
+    and reproduced vs published."""
+    tables, replication, published_summary = _comparison(records, settings)
     print(f"{len(write_noise_tables(tables, out.tables))} table files")
     written = write_noise_figures(records, out.figures, settings.algorithms, experiment=settings.experiment)
     print(f"{len(written)} figure files")
-    published_cells, published_summary = load_published(list(settings.published))
-    replication = replication_frame(tables, published_cells)
     text = render_replication(tables, replication, published_summary, experiment=settings.experiment,
                               scale=settings.scale)  # fmt: skip
+    text = with_agreement_section(text, _evidence(records, tables, replication, settings))
     comparable, _ = replication_comparability(replication, settings.scale)
     return ReplicationReport(markdown=text, cells=replication,
                              conclusions=noise_conclusions(tables, replication, published_summary),

@@ -23,6 +23,7 @@ median beside the published median, and the rank correlation of the ratios.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,14 @@ import numpy as np
 import pandas as pd
 
 from redecorate.protocol.settings import ReportSettings
+from redecorate.report.agreement import (
+    evidence_frame,
+    explanations,
+    mean_intervals,
+    printed_cells,
+    signed_differences,
+    with_agreement_section,
+)
 from redecorate.report.conclusions import (
     comparability,
     comparability_lines,
@@ -37,15 +46,15 @@ from redecorate.report.conclusions import (
     sign_agreement,
 )
 from redecorate.report.figures import new_figure, outside_legend, save_figure
-from redecorate.report.published import read_published
+from redecorate.report.published import read_disagreements, read_published
 from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import fmt, markdown_table
 
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs
 
-__all__ = ["ALPHA", "online_conclusions", "write_report", "online_statistics", "paired_significance",
-           "table_pairs"]
+__all__ = ["ALPHA", "evidence", "online_conclusions", "online_statistics", "paired_significance", "table_pairs",
+           "write_report"]
 
 ALPHA = 0.05
 """Significance level of the tables' markers (Oza's is garbled; spec A16 reads 0.05)."""
@@ -268,17 +277,82 @@ def online_conclusions(ours: pd.DataFrame, published: pd.DataFrame,
                                        "rank_correlation"])
 
 
+@dataclass(frozen=True)
+class _Comparison:
+    """One run's reproduced tables and the published cells beside them."""
+
+    datasets: list[str]
+    stats: pd.DataFrame
+    frame: pd.DataFrame
+    markdown: str
+    published: pd.DataFrame
+    cells: pd.DataFrame
+
+
+def _comparison(records: pd.DataFrame, settings: ReportSettings) -> _Comparison:
+    """The reproduced tables (with their markers) and, where the source prints values, every
+    published cell of them beside its reproduction (empty otherwise)."""
+    datasets = [d for d in settings.datasets if d in set(records["dataset"])]
+    stats = online_statistics(records)
+    frame, md = _reproduced_tables(stats, _per_split(records), settings, datasets)
+    published = _published(settings.published) if settings.published else pd.DataFrame()
+    cells = pd.DataFrame(columns=_CELL)
+    if not published.empty:
+        tables, _ = _tables(settings)
+        published = published[published["table"].isin(tables)]
+        cells = published.merge(frame[["table", "dataset", "system", "value"]].rename(columns={"value": "reproduced"}),
+                                on=["table", "dataset", "system"], how="left")
+        cells = cells.rename(columns={"value": "published"})
+        scale = np.where(cells["metric"] == "fraction_correct", 100.0, 1.0)
+        cells["difference"] = (cells["reproduced"] - cells["published"]) * scale
+        cells["status"] = np.select([cells["published"].isna(), cells["reproduced"].isna()],
+                                    ["illegible in the source", "not run"], "ok")
+    return _Comparison(datasets, stats, frame, md, published, cells)
+
+
+def _evidence(records: pd.DataFrame, found: _Comparison, settings: ReportSettings) -> pd.DataFrame:
+    """The legible published cells printed with their intervals (fraction correct in percent,
+    like every accuracy of the other chapters; seconds as printed), and signed: per dataset
+    batch − online and ensemble − single model (accuracy), online − batch (seconds)."""
+    cells = found.cells[found.cells["published"].notna()] if len(found.cells) else found.cells
+    if cells.empty:
+        return evidence_frame([])
+    percent = np.where(cells["metric"] == "fraction_correct", 100.0, 1.0)
+    cells = cells.assign(published=cells["published"] * percent, reproduced=cells["reproduced"] * percent,
+                         statistic=np.where(percent == 100.0, "accuracy (%)", "seconds"))
+    cells["explanation"] = explanations(cells, read_disagreements(settings.disagreements))
+    acc = records[records["metric"] == "accuracy"]
+    intervals = pd.concat([mean_intervals(acc, ["dataset", "algorithm"]).assign(statistic="accuracy (%)"),
+                           mean_intervals(acc, ["dataset", "algorithm"], value="fit_seconds").assign(statistic="seconds")])
+    printed = evidence_frame(printed_cells(cells.drop(columns="status"), intervals.rename(columns={"algorithm": "system"}),
+                                           ["dataset", "system", "statistic"]))  # fmt: skip
+    tables, time_tables = _tables(settings)
+    own = settings.options
+    pairs = []
+    for table, labels in tables.items():
+        if table in time_tables:
+            pairs += [(table, online, batch) for batch, online in table_pairs(labels, own.counterparts)]
+        else:
+            pairs += [(table, a, b) for a, b in [*table_pairs(labels, own.counterparts),
+                                                 *table_pairs(labels, own.single_models)]]
+    return evidence_frame(pd.concat([printed, signed_differences(printed, pairs)], ignore_index=True))
+
+
+def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """Every legible published cell of the experiment's tables beside its reproduction
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`), without writing anything."""
+    return _evidence(records, _comparison(records, settings), settings)
+
+
 def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
     """Tables and scatter plots of one ``online`` run (written to ``out.tables`` and
     ``out.figures``), and its reproduced vs published comparison (returned)."""
-    datasets = [d for d in settings.datasets if d in set(records["dataset"])]
-    stats = online_statistics(records)
-    splits = _per_split(records)
+    found = _comparison(records, settings)
+    datasets, frame, published, cells = found.datasets, found.frame, found.published, found.cells
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
-    frame, md = _reproduced_tables(stats, splits, settings, datasets)
     frame.to_csv(tables_dir / "online_tables.csv", index=False, lineterminator="\n")
-    (tables_dir / "online_tables.md").write_text(md, encoding="utf-8")
-    print(f"{_scatter_figures(stats, settings, figures_dir)} figures")
+    (tables_dir / "online_tables.md").write_text(found.markdown, encoding="utf-8")
+    print(f"{_scatter_figures(found.stats, settings, figures_dir)} figures")
 
     orders = int(records["order"].max()) + 1 if "order" in records and len(records) else 1
     lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
@@ -290,20 +364,10 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
         lines += ["**No published values**: the seed stops before these tables' numbers, so the "
                   "reproduced tables (`tables/online_tables.md`) stand alone and no conclusion is "
                   "counted.", ""]
-    published = _published(settings.published) if settings.published else pd.DataFrame()
     if published.empty:
         return ReplicationReport(markdown="\n".join(lines), cells=pd.DataFrame(columns=_CELL),
                                  conclusions=online_conclusions(frame, frame.iloc[:0], settings),
                                  comparable=False)  # fmt: skip
-    tables, _ = _tables(settings)
-    published = published[published["table"].isin(tables)]
-    cells = published.merge(frame[["table", "dataset", "system", "value"]].rename(columns={"value": "reproduced"}),
-                             on=["table", "dataset", "system"], how="left")
-    cells = cells.rename(columns={"value": "published"})
-    scale = np.where(cells["metric"] == "fraction_correct", 100.0, 1.0)
-    cells["difference"] = (cells["reproduced"] - cells["published"]) * scale
-    cells["status"] = np.select([cells["published"].isna(), cells["reproduced"].isna()],
-                                ["illegible in the source", "not run"], "ok")
     comparable, why = comparability(settings.scale, cells["dataset"], datasets)
     conclusions = online_conclusions(frame, published, settings)
     lines += comparability_lines(comparable, why)
@@ -340,5 +404,5 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
                                r["printed"] if pd.isna(r["published"]) else fmt(r["published"], 4),
                                fmt(r["reproduced"], 4), fmt(r["difference"]), r["status"]]
                               for _, r in cells.iterrows()]), ""]  # fmt: skip
-    return ReplicationReport(markdown="\n".join(lines), cells=cells[_CELL], conclusions=conclusions,
-                             comparable=comparable)
+    markdown = with_agreement_section("\n".join(lines), _evidence(records, found, settings))
+    return ReplicationReport(markdown=markdown, cells=cells[_CELL], conclusions=conclusions, comparable=comparable)

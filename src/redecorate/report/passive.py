@@ -10,15 +10,36 @@ Friedman test over several algorithms, the named analyses of the §4.4 and §4.5
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
-from redecorate.report.analyses import run_analyses
+from redecorate.report.agreement import (
+    NOT_RUN,
+    evidence_frame,
+    explanations,
+    mean_intervals,
+    printed_cells,
+    signed_differences,
+    with_agreement_section,
+)
+from redecorate.report.analyses import analyses_evidence, run_analyses
 from redecorate.report.figures import write_figures
 from redecorate.report.friedman import write_friedman
-from redecorate.report.published import read_published, table_numbers
-from redecorate.report.replication import summary_replication
+from redecorate.report.published import (
+    read_disagreements,
+    read_published,
+    table_numbers,
+)
+from redecorate.report.replication import (
+    NOT_PUBLISHED,
+    check_conclusions,
+    compare_cells,
+    published_cells_and_summary,
+    summary_replication,
+)
 from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import write_comparison_tables
 from redecorate.stats.summary import summarise
@@ -26,7 +47,7 @@ from redecorate.stats.summary import summarise
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs, ReportSettings
 
-__all__ = ["THESIS_SCATTER_POINTS", "write_report"]
+__all__ = ["THESIS_SCATTER_POINTS", "evidence", "write_report"]
 
 THESIS_SCATTER_POINTS = (1, 20)
 """Figures 4.1–4.4 show 1 % and 20 %."""
@@ -58,6 +79,77 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
     if analyses:
         written = run_analyses(analyses, records, out.tables, out.figures, settings)
         print(f"analyses {', '.join(analyses)}: {len(written)} files")
-    return summary_replication(summarise(records), list(settings.published) or settings.published_dir,
-                               records=records, experiment=settings.experiment, scale=settings.scale,
-                               disagreements=settings.disagreements)  # fmt: skip
+    report = summary_replication(summarise(records), list(settings.published) or settings.published_dir,
+                                 records=records, experiment=settings.experiment, scale=settings.scale,
+                                 disagreements=settings.disagreements)  # fmt: skip
+    return replace(report, markdown=with_agreement_section(report.markdown, evidence(records, settings)))
+
+
+def _counts(wdl: str) -> float:
+    """W − L of a printed "w/d/l" (NaN when empty)."""
+    if not wdl:
+        return np.nan
+    w, _, l_ = (int(v) for v in wdl.split("/"))
+    return float(w - l_)
+
+
+def _summary_evidence(conclusions: pd.DataFrame) -> pd.DataFrame:
+    """For a table that prints only its summary rows (Tables 4.8–4.16): per comparison and
+    point the printed GM error ratio, and as signed cells Sig. W − L and 1 − the GM ratio
+    (positive: A ahead), reproduced beside published."""
+    rows = []
+    for r in conclusions.itertuples():
+        key = {"table": r.table, "system": r.comparison, "point": r.point,
+               "status": NOT_RUN if r.status == NOT_RUN else ""}  # fmt: skip
+        rows += [{**key, "statistic": "gm_ratio", "published": r.published_gm, "reproduced": r.reproduced_gm,
+                  "printed": True},
+                 {**key, "statistic": "sig_w - sig_l", "published": _counts(r.published_sig_wdl),
+                  "reproduced": _counts(r.reproduced_sig_wdl), "signed": True},
+                 {**key, "statistic": "1 - gm_ratio", "published": 1.0 - r.published_gm,
+                  "reproduced": 1.0 - r.reproduced_gm, "signed": True}]  # fmt: skip
+    return evidence_frame(rows)
+
+
+def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """Every published cell of the experiment's tables beside its reproduction
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`), without writing anything.
+
+    The printed cells are the per-dataset mean accuracies with their intervals; a file that
+    prints one set of means for several tables (Tables 4.2–4.5 share DECORATE's column) gives
+    each table the cells of its two systems. The signed cells are the differences A − B of
+    each table's comparison per (dataset, point) (from the summary rows' ``A_vs_B``, or the
+    file's ``report.baseline`` against each of ``report.others`` for a table without one,
+    Table 4.6). A table that prints only summary rows is scored on them; the analyses that
+    compare with a published table (§4.4, Table 4.7) add theirs.
+    """
+    parts = [*analyses_evidence(list(settings.report.get("analyses", [])), records, settings)]
+    if settings.published:
+        rows = read_published(list(settings.published))
+        pub_cells, pub_summary = published_cells_and_summary(rows)
+        summary = summarise(records)
+        cells = compare_cells(summary, pub_cells, experiment=settings.experiment)
+        cells = cells[cells["status"] != NOT_PUBLISHED].rename(columns={"algorithm": "system"})
+        cells["explanation"] = explanations(cells, read_disagreements(settings.disagreements))
+        intervals = mean_intervals(records[records["metric"] == "accuracy"], ["dataset", "algorithm", "point"])
+        printed = evidence_frame(printed_cells(cells, intervals.rename(columns={"algorithm": "system"}),
+                                               ["dataset", "system", "point"], ran=cells["status"] != NOT_RUN)
+                                 .assign(statistic="mean"))  # fmt: skip
+        tables, pairs, shared = [], [], pd.Series(False, index=printed.index)
+        for (a, b), number in table_numbers(rows).items():
+            mine = printed["system"].isin([a, b])
+            if mine.any():
+                tables.append(printed[mine].assign(table=number))
+                pairs.append((number, a, b))
+                shared |= mine
+        rest = printed[~shared]
+        baseline, others = settings.report.get("baseline"), list(settings.report.get("others", []))
+        for key, group in rest.groupby("table", sort=True):
+            pairs += [(str(key), baseline, o) for o in others if {baseline, o} <= set(group["system"])]
+        printed = pd.concat([*tables, rest], ignore_index=True)
+        parts += [printed, signed_differences(printed, pairs)]
+        only_summary = sorted(set(pub_summary["table"]) - set(printed["table"]))
+        if only_summary:
+            conclusions = check_conclusions(summary, pub_cells, pub_summary[pub_summary["table"].isin(only_summary)],
+                                            records=records, experiment=settings.experiment)  # fmt: skip
+            parts.append(_summary_evidence(conclusions))
+    return evidence_frame(pd.concat(parts, ignore_index=True)) if parts else evidence_frame([])

@@ -11,7 +11,9 @@ beside its reproduction. The ``active`` kind's ``probability`` report (:func:`wr
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,18 +22,21 @@ import numpy as np
 import pandas as pd
 
 from redecorate.report.agreement import (
+    NOT_RUN,
+    PRINTED_ROUNDING,
     REPRODUCED,
     agreement_lines,
     bootstrap_interval,
     cell_status,
     cells_lines,
+    evidence_frame,
+    explanations,
     known_disagreements_for,
     with_known_disagreements,
 )
 from redecorate.report.conclusions import comparability_lines, held_sentence, sign_agreement
 from redecorate.report.curves import (
     ALPHA,
-    PRINTED_ROUNDING,
     cells_comparability,
     common_points,
     fold_values,
@@ -48,7 +53,7 @@ if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs, ReportSettings
 
 __all__ = ["AULC_PRIORS", "PROBABILITY_MEASURES", "PROBABILITY_STATISTICS", "aulc_reading",
-           "curve_change", "probability_comparisons", "write_report"]
+           "curve_change", "evidence", "probability_comparisons", "write_report"]
 
 #: chapter 7's measures: metric -> (name, True when lower is better)
 PROBABILITY_MEASURES = {"mse": ("mse_reduction", True), "aulc": ("aulc_increase", False)}
@@ -108,7 +113,7 @@ def probability_comparisons(
                 _, ma, mb = common_points(va, vb)
                 change = partial(curve_change, lower_better=lower_better)
                 value = change(ma.mean(axis=0), mb.mean(axis=0))
-                low, high = bootstrap_interval(change, ma, mb)
+                low, high = bootstrap_interval(change, ma, mb, vectorized=True)
                 test = paired_t_test(ma.mean(axis=1), mb.mean(axis=1))
                 better = (ma.mean() < mb.mean()) if lower_better else (ma.mean() > mb.mean())
                 outcome = 0 if not test.p < ALPHA else (1 if better else -1)
@@ -118,18 +123,22 @@ def probability_comparisons(
     return pd.DataFrame(rows)
 
 
-def curve_change(curve_a: np.ndarray, curve_b: np.ndarray, *, lower_better: bool) -> float:
+def curve_change(curve_a: np.ndarray, curve_b: np.ndarray, *, lower_better: bool) -> Any:
     """Chapter 7's "% reduction (increase) averaged along the learning curve" (spec M10).
 
     ``curve_a`` and ``curve_b`` are the two systems' *mean* curves (over runs × folds, on
     the same splits): the percentage change of A over B at every point, averaged over the
     points — the mean of per-point changes of the mean curves, not the change of the means
     over points, nor a mean of per-fold changes. Points where B's value is 0 are skipped.
+    Matrices of curves (one per row, e.g. bootstrap replicates) give one value per row.
     """
     curve_a, curve_b = np.asarray(curve_a, dtype=np.float64), np.asarray(curve_b, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         change = (curve_b - curve_a) / curve_b if lower_better else (curve_a - curve_b) / curve_b
-    return 100.0 * float(np.nanmean(np.where(np.isfinite(change), change, np.nan)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a curve without a defined point is NaN
+        values = 100.0 * np.nanmean(np.where(np.isfinite(change), change, np.nan), axis=-1)
+    return float(values) if np.ndim(values) == 0 else values
 
 
 def _wdl(outcomes: pd.Series) -> str:
@@ -161,8 +170,7 @@ def _probability_tables(cells: pd.DataFrame) -> list[str]:
     return text
 
 
-def _probability_replication(cells: pd.DataFrame, pub: pd.DataFrame,
-                             settings: ReportSettings) -> pd.DataFrame:
+def _probability_replication(cells: pd.DataFrame, pub: pd.DataFrame, known: pd.DataFrame) -> pd.DataFrame:
     """Reproduced vs published, one row per published per-dataset cell (``pub``): the value
     with its interval and status, the known disagreements marked."""
     rows = []
@@ -180,8 +188,7 @@ def _probability_replication(cells: pd.DataFrame, pub: pd.DataFrame,
     replication = pd.DataFrame(rows, columns=["table", "comparison", "dataset", "statistic",
                                               "published", "reproduced", "low", "high", "status"])  # fmt: skip
     replication.insert(6, "difference", replication["reproduced"] - replication["published"])
-    return with_known_disagreements(replication, known_disagreements_for(list(settings.published)),
-                                    system="comparison")
+    return with_known_disagreements(replication, known, system="comparison")
 
 
 def _probability_conclusions(cells: pd.DataFrame, wdl: pd.DataFrame,
@@ -233,51 +240,99 @@ def _probability_conclusion_lines(conclusions: pd.DataFrame, comparable: bool) -
                             for _, r in conclusions.iterrows()]), ""]  # fmt: skip
 
 
-def write_report(records: pd.DataFrame, out: ReportOutputs,
-                             settings: ReportSettings) -> ReplicationReport:
-    """Chapter 7: Tables 7.1–7.4 layouts of ``report.comparisons``, learning curves of MSE,
-    reproduced vs published (the ``active`` kind's ``probability`` report)."""
+@dataclass(frozen=True)
+class _Replication:
+    """Chapter 7's reproduced-vs-published comparison of one run, before any file is written."""
+
+    records: pd.DataFrame
+    aulc: str
+    datasets: list[str]
+    cells: pd.DataFrame
+    replication: pd.DataFrame
+    conclusions: pd.DataFrame
+    wdl: pd.DataFrame
+    known: pd.DataFrame
+
+
+def _replication(records: pd.DataFrame, settings: ReportSettings) -> _Replication:
+    """The comparisons' cells, the published per-dataset cells beside them, and the w/d/l."""
     comparisons = list(settings.report["comparisons"])
     datasets = ran_datasets(records, settings)
     records, aulc = aulc_reading(records)
     cells = probability_comparisons(records, comparisons, datasets)
+    published = read_published(list(settings.published))
+    tables = {str(c.get("table", "")) for c in comparisons}
+    pub = published[published["table"].isin(tables)]
+    known = known_disagreements_for(list(settings.published))
+    replication = _probability_replication(cells, pub[pub["dataset"] != ""], known)
+    wdl = pub[pub["dataset"] == ""]
+    conclusions = _probability_conclusions(cells, wdl, replication)
+    return _Replication(records, aulc, datasets, cells, replication, conclusions, wdl, known)
+
+
+def _evidence(replication: _Replication) -> pd.DataFrame:
+    """Every published per-dataset cell, printed and signed; for a table that prints only
+    w/d/l counts (Table 7.4), the signed wins − losses of each comparison and measure."""
+    cells = replication.replication
+    printed = evidence_frame(cells.rename(columns={"comparison": "system"}).assign(
+        printed=True, signed=True, explanation=explanations(cells, replication.known, system="comparison")))
+    counted = set(cells["table"])
+    signed = []
+    for (table, comparison, metric), w in replication.wdl.groupby(["table", "comparison", "metric"], sort=False):
+        if table in counted:
+            continue  # the per-dataset cells of the table already say it
+        counts = w.set_index("statistic")["value"]
+        name = PROBABILITY_MEASURES[metric][0]
+        mine = replication.cells
+        ours = mine[(mine["table"] == table) & (mine["comparison"] == comparison)][f"{name}_outcome"].dropna()
+        signed.append({"table": table, "system": comparison, "statistic": f"{name}: wins - losses",
+                       "published": counts.get("sig_w", np.nan) - counts.get("sig_l", np.nan),
+                       "reproduced": float((ours > 0).sum() - (ours < 0).sum()) if len(ours) else np.nan,
+                       "status": "" if len(ours) else NOT_RUN, "signed": True})  # fmt: skip
+    return evidence_frame(pd.concat([printed, evidence_frame(signed)], ignore_index=True))
+
+
+def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    """Every published cell of the experiment's tables beside its reproduction
+    (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`), without writing anything."""
+    return _evidence(_replication(records, settings))
+
+
+def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
+    """Chapter 7: Tables 7.1–7.4 layouts of ``report.comparisons``, learning curves of MSE,
+    reproduced vs published (the ``active`` kind's ``probability`` report)."""
+    comparisons = list(settings.report["comparisons"])
+    found = _replication(records, settings)
+    cells, replication, conclusions, datasets = found.cells, found.replication, found.conclusions, found.datasets
     tables_dir, figures_dir = Path(out.tables), Path(out.figures)
     cells.to_csv(tables_dir / "probability_comparisons.csv", index=False, lineterminator="\n")
     text = _probability_tables(cells)
     (tables_dir / "probability_tables.md").write_text("\n".join(text), encoding="utf-8")
     systems = list(dict.fromkeys([s for c in comparisons for s in (str(c["a"]), str(c["b"]))]))
     for dataset in datasets:
-        learning_curves(records, figures_dir / f"mse_curve_{dataset}", dataset=dataset,
+        learning_curves(found.records, figures_dir / f"mse_curve_{dataset}", dataset=dataset,
                         algorithms=systems, metric="mse", experiment=settings.experiment,
                         xlabel="Number of labeled examples")  # fmt: skip
-
-    published = read_published(list(settings.published))
-    tables = {str(c.get("table", "")) for c in comparisons}
-    pub = published[published["table"].isin(tables)]
-    replication = _probability_replication(cells, pub[pub["dataset"] != ""], settings)
-    conclusions = _probability_conclusions(cells, pub[pub["dataset"] == ""], replication)
     if len(replication):
         comparable, why = cells_comparability(settings, replication)
     elif len(conclusions):
-        comparable, why = wdl_comparability(settings.scale, pub[pub["dataset"] == ""], datasets)
+        comparable, why = wdl_comparability(settings.scale, found.wdl, datasets)
     else:
         comparable, why = False, "no published values"
     lines = [f"# Replication report: {settings.experiment} (scale {settings.scale})", "",
              f"This run: {len(datasets)} datasets, {records['run'].nunique()} run(s) of "
              f"{records['fold'].nunique()}-fold CV. The dissertation: 10 runs of 10-fold CV on the "
              "24 datasets of chapter 7.", "",
-             f"AULC: {AULC_PRIORS[aulc]} (`{aulc}`"
-             + (")." if aulc == "aulc_fold" else "; these records predate `aulc_fold`, the reading "
+             f"AULC: {AULC_PRIORS[found.aulc]} (`{found.aulc}`"
+             + (")." if found.aulc == "aulc_fold" else "; these records predate `aulc_fold`, the reading "
                 "the chapter's files now record).") + "", ""]  # fmt: skip
     lines += comparability_lines(comparable, why)
     if len(conclusions):
         lines += _probability_conclusion_lines(conclusions, comparable)
     done = replication[replication["status"].isin(REPRODUCED)]
-    lines += agreement_lines(replication, by=("table", "comparison", "statistic"),
-                             signed=PROBABILITY_STATISTICS)
+    lines += agreement_lines(_evidence(found), by=("table", "system", "statistic"))
     lines += ["## Cells", "", f"{len(done)} of {len(replication)} published cells reproduced; median "
               f"|difference| {fmt(done['difference'].abs().median()) if len(done) else '–'}.", ""]
     if len(replication):
         lines += cells_lines(replication, ["table", "comparison", "dataset", "statistic"])
     return ReplicationReport("\n".join(lines), replication, conclusions, comparable)
-
