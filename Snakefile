@@ -27,6 +27,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/jobs.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/provenance.smk"
+include: "workflow/rules/replication.smk"
 include: "workflow/rules/status.smk"
 
 

@@ -203,3 +203,58 @@ def test_a_reduction_report_of_a_slice_skips_the_comparisons_it_left_out(tmp_pat
     assert cells["error_reduction"].iloc[0] > 0
     assert report.markdown.startswith("# Replication report: x (scale pilot)\n\n")
     assert report.comparable is False  # nothing published to compare with
+
+
+# --- the measures' plausible bugs, each checked by applying it ---------------------------------
+
+
+def test_the_intervals_are_95_percent_intervals() -> None:
+    """A 90 % interval where 95 % is promised is 16 % narrower: for a mean of 400 normal
+    folds the percentile interval spans ±1.96 standard errors (±1.645 at 90 %)."""
+    from redecorate.report.agreement import mean_intervals
+
+    values = np.random.default_rng(3).normal(50.0, 10.0, size=400)
+    expected = 2 * 1.959964 * values.std() / np.sqrt(values.size)
+    low, high = bootstrap_interval(lambda curve: float(curve.mean()), values[:, None])
+    assert (high - low) / expected == pytest.approx(1.0, abs=0.07)
+    records = pd.DataFrame({"dataset": "d", "algorithm": "a", "run": np.arange(400) // 10,
+                            "fold": np.arange(400) % 10, "value": values})  # fmt: skip
+    row = mean_intervals(records, ["dataset", "algorithm"]).iloc[0]
+    assert (row["high"] - row["low"]) / expected == pytest.approx(1.0, abs=0.07)
+
+
+def test_chapter_7_intervals_resample_the_folds_not_the_points() -> None:
+    """The MSE reduction's ``*_low``/``*_high`` come from resampling the (run, fold) rows: A's
+    folds reduce B's error by r_f at every point, so the interval is that of the mean of the
+    r_f (±1.96 sd/√n); resampling the points, identical here, would give a zero-width one."""
+    from redecorate.report.probability import probability_comparisons
+
+    r = np.random.default_rng(7).normal(0.2, 0.1, size=40)
+    curves = {"a": [[10.0 * (1 - rf)] * 5 for rf in r], "b": [[10.0] * 5 for _ in r]}
+    mse = _records(curves, "mse")
+    cell = probability_comparisons(pd.concat([mse, mse.assign(metric="aulc")]), [{"a": "a", "b": "b"}], ["d"]).iloc[0]
+    assert cell["mse_reduction"] == pytest.approx(100 * r.mean())
+    assert cell["mse_reduction_low"] < cell["mse_reduction"] < cell["mse_reduction_high"]
+    expected = 2 * 1.959964 * 100 * r.std() / np.sqrt(r.size)
+    assert (cell["mse_reduction_high"] - cell["mse_reduction_low"]) / expected == pytest.approx(1.0, abs=0.15)
+
+
+@pytest.mark.parametrize(("published", "tolerance"), [(1.0, 0.0), (2.0, 0.0), (0.5, 0.5), (2.5, 0.5)])
+def test_a_published_value_on_an_interval_edge_is_inside(published: float, tolerance: float) -> None:
+    # [1, 2], the printed rounding widening it by `tolerance` on both sides: the edges belong to it
+    assert cell_status(published, 1.5, 1.0, 2.0, ran=True, tolerance=tolerance) == AGREES
+    assert cell_status(published + (0.25 if published > 1.5 else -0.25), 1.5, 1.0, 2.0, ran=True,
+                       tolerance=tolerance) == DISAGREES  # fmt: skip
+
+
+def test_a_cell_that_never_reached_its_target_is_not_in_the_inside_share() -> None:
+    """A count that never reached the target has no value to set beside the published one,
+    even when most bootstrap replicates reached it (the interval is defined)."""
+    cells = pd.DataFrame({
+        "table": "6.1", "statistic": "examples_to_target", "published": [30.0, 40.0],
+        "reproduced": [32.0, np.nan], "low": [20.0, 30.0], "high": [50.0, 90.0],
+        "status": [AGREES, NEVER_REACHED], "printed": True,
+    })  # fmt: skip
+    row = table_agreement(cells).iloc[0]
+    assert row["inside_interval"] == 1.0 and row["reproduced"] == 1
+    assert row[NEVER_REACHED] == 1 and row["disagreeing"] == 1

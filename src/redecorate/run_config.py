@@ -108,7 +108,7 @@ def _merged(cfg: Mapping[str, Any], repo: Path) -> dict[str, Any]:
 def _normalised(cfg: dict[str, Any], repo: Path) -> dict[str, Any]:
     """Undo what the command line cannot express: ``--config`` parses ``null`` as the text
     'null' and a single experiment as a string; ``all`` expands to every experiment file."""
-    for key in ("data_mirror", "records_from", *SLICE_KEYS):
+    for key in ("data_mirror", "records_from", "replication_records", *SLICE_KEYS):
         if isinstance(cfg.get(key), str) and cfg[key].strip().lower() in ("", "null", "none", "~"):
             cfg[key] = None
     for key in ("experiments", *SLICE_KEYS):
@@ -123,6 +123,7 @@ def _normalised(cfg: dict[str, Any], repo: Path) -> dict[str, Any]:
     cfg.setdefault("published_dir", "config/published")
     cfg.setdefault("data_mirror", None)
     cfg.setdefault("records_from", None)
+    cfg.setdefault("replication_records", None)
     for key in SLICE_KEYS:
         cfg.setdefault(key, None)
     cfg.setdefault("job_seconds", _DEFAULT_JOB_SECONDS)
@@ -130,8 +131,8 @@ def _normalised(cfg: dict[str, Any], repo: Path) -> dict[str, Any]:
 
 
 def _check_directories(cfg: dict[str, Any]) -> None:
-    """The data mirror and ``records_from`` exist; ``records_from`` naming this run's own
-    results directory means this scale's folder of it."""
+    """The data mirror, ``records_from`` and ``replication_records`` exist; ``records_from``
+    naming this run's own results directory means this scale's folder of it."""
     if cfg["data_mirror"] is not None and not Path(cfg["data_mirror"]).is_dir():
         raise ExperimentConfigError(
             f"{CONFIG_SOURCE}: key 'data_mirror': {os.path.abspath(cfg['data_mirror'])} is not a directory")
@@ -144,6 +145,11 @@ def _check_directories(cfg: dict[str, Any]) -> None:
             f"{CONFIG_SOURCE}: key 'records_from': {os.path.abspath(cfg['records_from'])} "
             "is not a directory (give the directory that holds <experiment>/records/, e.g. "
             "reproduced, or null)")
+    if cfg["replication_records"] is not None and not Path(cfg["replication_records"]).is_dir():
+        raise ExperimentConfigError(
+            f"{CONFIG_SOURCE}: key 'replication_records': {os.path.abspath(cfg['replication_records'])} "
+            "is not a directory (give the directory that holds <experiment>/records.parquet, e.g. "
+            "reproduced, or null for this run's results)")
     if own_results:
         # records_from=results means this run's own results: at a scale other than the
         # thesis's they live in its scale's folder (redecorate.layout).

@@ -67,6 +67,8 @@ def report_targets():
         if name not in incomplete
         for target in (aggregate_target(name), provenance_target(name), page_target(name))
     ]
+    if Path(replication_target()).is_file():
+        targets.append(replication_target())  # the report of every published table, once built
     if missing:
         write_run_status(RUN_STATUS, missing)
         return targets + [RUN_STATUS]

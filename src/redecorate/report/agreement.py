@@ -45,6 +45,7 @@ __all__ = [
     "PRINTED_ROUNDING",
     "REPRODUCED",
     "agreement_lines",
+    "agreement_measures",
     "bootstrap_interval",
     "cell_status",
     "cells_lines",
@@ -321,44 +322,49 @@ def known_disagreements_for(published_paths: Sequence[str | os.PathLike[str]]) -
     return read_disagreements(paths[0].parent / DISAGREEMENTS_FILE if paths else None)
 
 
-def table_agreement(evidence: pd.DataFrame, *, by: Sequence[str] = ("table",)) -> pd.DataFrame:
-    """Per group of evidence rows (:data:`EVIDENCE_COLUMNS`): the measures every report gives.
+def agreement_measures(evidence: pd.DataFrame) -> dict[str, object]:
+    """The measures every report gives, of one group of evidence rows (:data:`EVIDENCE_COLUMNS`).
 
-    Columns: the ``by`` keys; of the printed cells, ``cells`` (published), ``reproduced``
-    (with a value), ``median_abs_difference`` and ``inside_interval`` (share of the reproduced
-    cells *with an interval* whose published value lies inside it; a cell that never reached
-    its target has no value and does not count); of the signed cells, ``compared`` (both
-    values known), ``sign_agreement`` (share with the published sign), ``trivial`` (what the
-    best constant prediction, "always positive" or "always negative", scores on the same
-    cells) and ``spearman`` (published vs reproduced values); ``disagreeing`` and
-    ``explained`` (rows that disagree, :func:`disagreeing`, and those of them a known
-    disagreement covers); and the count of printed cells per status.
+    Of the printed cells: ``cells`` (published), ``reproduced`` (with a value),
+    ``median_abs_difference`` and ``inside_interval`` (share of the reproduced cells *with an
+    interval* whose published value lies inside it; a cell that never reached its target has
+    no value and does not count). Of the signed cells: ``compared`` (both values known),
+    ``sign_agreement`` (share with the published sign), ``trivial`` (what the best constant
+    prediction, "always positive" or "always negative", scores on the same cells),
+    ``minority`` (the cells that prediction misses) and ``spearman`` (published vs reproduced
+    values). ``disagreeing`` and ``explained``: rows that disagree (:func:`disagreeing`), and
+    those of them a known disagreement covers. Then the count of printed cells per status.
     """
-    rows = []
+    group = evidence_frame(evidence)
+    printed = group[group["printed"]]
+    done = printed[printed["status"].isin(REPRODUCED)]
+    bounded = done[done["low"].notna() & done["high"].notna()]
+    signed = group[group["signed"] & group["published"].notna() & group["reproduced"].notna()]
+    pub, rep = np.sign(signed["published"].to_numpy()), np.sign(signed["reproduced"].to_numpy())
+    wrong = group[disagreeing(group)]
+    measures: dict[str, object] = {
+        "cells": len(printed), "reproduced": len(done),
+        "median_abs_difference": float((done["reproduced"] - done["published"]).abs().median()) if len(done) else np.nan,
+        "inside_interval": float((bounded["status"] == AGREES).mean()) if len(bounded) else np.nan,
+        "compared": len(signed),
+        "sign_agreement": float((pub == rep).mean()) if len(signed) else np.nan,
+        "trivial": float(max((pub > 0).mean(), (pub < 0).mean())) if len(signed) else np.nan,
+        "minority": int(len(signed) - max((pub > 0).sum(), (pub < 0).sum())),
+        "spearman": rank_correlation(signed["reproduced"], signed["published"]),
+        "disagreeing": len(wrong), "explained": int((wrong["explanation"] != "").sum()),
+    }  # fmt: skip
+    for status in CELL_STATUSES:
+        measures[status] = int((printed["status"] == status).sum())
+    return measures
+
+
+def table_agreement(evidence: pd.DataFrame, *, by: Sequence[str] = ("table",)) -> pd.DataFrame:
+    """:func:`agreement_measures` per group of ``by`` keys, one row each."""
     frame = evidence_frame(evidence)
-    frame["_disagrees"] = disagreeing(frame)
+    rows = []
     for key, group in frame.groupby(list(by), sort=False):
         key = key if isinstance(key, tuple) else (key,)
-        row: dict[str, object] = dict(zip(by, key, strict=True))
-        printed = group[group["printed"]]
-        done = printed[printed["status"].isin(REPRODUCED)]
-        bounded = done[done["low"].notna() & done["high"].notna()]
-        signed = group[group["signed"] & group["published"].notna() & group["reproduced"].notna()]
-        pub, rep = np.sign(signed["published"].to_numpy()), np.sign(signed["reproduced"].to_numpy())
-        wrong = group[group["_disagrees"]]
-        row.update(
-            cells=len(printed), reproduced=len(done),
-            median_abs_difference=float((done["reproduced"] - done["published"]).abs().median()) if len(done) else np.nan,
-            inside_interval=float((bounded["status"] == AGREES).mean()) if len(bounded) else np.nan,
-            compared=len(signed),
-            sign_agreement=float((pub == rep).mean()) if len(signed) else np.nan,
-            trivial=float(max((pub > 0).mean(), (pub < 0).mean())) if len(signed) else np.nan,
-            spearman=rank_correlation(signed["reproduced"], signed["published"]),
-            disagreeing=len(wrong), explained=int((wrong["explanation"] != "").sum()),
-        )  # fmt: skip
-        for status in CELL_STATUSES:
-            row[status] = int((printed["status"] == status).sum())
-        rows.append(row)
+        rows.append({**dict(zip(by, key, strict=True)), **agreement_measures(group)})
     return pd.DataFrame(rows)
 
 

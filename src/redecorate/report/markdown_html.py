@@ -4,14 +4,18 @@ Why: Snakemake's HTML report shows images, CSV tables and HTML pages, not Markdo
 verdict ("not comparable", the scale and protocol of the run) and the conclusions, which exist
 only as the prose and tables of ``replication.md``, never reached it. The Markdown the reports
 write uses a small subset (``#`` headings, paragraphs, ``- `` lists, pipe tables, ``**bold**``,
-``*italic*``, ``code``), converted here without a Markdown dependency; any other line is shown
-as text, escaped, so nothing the report writes is lost.
+``*italic*``, ``code``, ``[links](path)`` and ``![images](path)``), converted here without a
+Markdown dependency; any other line is shown as text, escaped, so nothing the report writes is
+lost. Images can be embedded (``images=``), so a page stays self-contained in the report.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import re
+from os import PathLike
+from pathlib import Path
 
 __all__ = ["markdown_to_html"]
 
@@ -22,9 +26,12 @@ th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; }
 th { background: #eee; }
 td.num { text-align: right; }
 code { background: #f3f3f3; padding: 0 0.2em; }
+img { max-width: 100%; }
 """
 
 _INLINE = (
+    (re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)"), r'<img alt="\1" src="\2">'),
+    (re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)"), r'<a href="\2">\1</a>'),
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
     (re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
     (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"<em>\1</em>"),
@@ -59,8 +66,21 @@ def _table(lines: list[str]) -> str:
     return "<table>\n" + "\n".join(rows) + "\n</table>"
 
 
-def markdown_to_html(markdown: str, title: str) -> str:
-    """A complete HTML page of ``markdown`` (the reports' subset), titled ``title``."""
+def _embedded(page: str, images: Path) -> str:
+    """``page`` with every PNG it shows from under ``images`` as a data URI."""
+    def embed(match: re.Match[str]) -> str:
+        path = images / html.unescape(match.group(1))
+        if path.suffix != ".png" or not path.is_file():
+            return match.group(0)
+        return f'src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode("ascii")}"'
+
+    return re.sub(r'src="([^"]+)"', embed, page)
+
+
+def markdown_to_html(markdown: str, title: str, *, images: str | PathLike[str] | None = None) -> str:
+    """A complete HTML page of ``markdown`` (the reports' subset), titled ``title``; with
+    ``images`` (the directory the Markdown's image paths are relative to), its PNG images
+    are embedded."""
     blocks: list[str] = []
     lines = markdown.splitlines()
     i = 0
@@ -91,6 +111,7 @@ def markdown_to_html(markdown: str, title: str) -> str:
                 j += 1
             blocks.append(f"<p>{_inline(' '.join(part.strip() for part in lines[i:j]))}</p>")
             i = j
-    return (f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    page = (f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
             + "\n".join(blocks) + "\n</body>\n</html>\n")
+    return _embedded(page, Path(images)) if images is not None else page

@@ -1,0 +1,517 @@
+"""The replication report of the whole project: which of the sources' results hold.
+
+One row per table and figure of the three sources (:mod:`redecorate.report.contents`), each
+with the scale it was reproduced at, one verdict (:mod:`redecorate.report.verdicts`), the
+measures behind it (:func:`redecorate.report.agreement.agreement_measures`, the same for every
+chapter) and links to the experiment's own report, figures and readings; then one section
+per source and chapter with a published-vs-reproduced scatter of every printed cell and its
+interval, the measures per statistic and the known disagreements that explain cells.
+
+Everything is a function of three inputs, so the committed ``reproduced/REPLICATION.md`` can
+be regenerated and compared byte for byte: the records under a *records root*
+(``<experiment>/records.parquet``, and those of its sub-directories whose ``provenance.json``
+names the same experiment, e.g. a pilot of one half of ``ch8_afa``), the published values and
+``known_disagreements.tsv`` (``config/published/``), and the experiment files that say which
+tables an experiment reproduces and what the source's protocol is (``config/experiments/``,
+read at the thesis scale). The scale is read from the records: runs (and stream orders) per
+system and dataset against the thesis protocol's, and the published datasets with a
+reproduced cell. Nothing depends on the time, the machine or the order files were written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from redecorate.report.agreement import (
+    REPRODUCED,
+    agreement_measures,
+    disagreeing,
+    evidence_frame,
+)
+from redecorate.report.contents import CONTENTS_FILE, SOURCES, PublishedItem, read_contents
+from redecorate.report.published import read_published
+from redecorate.report.tables import fmt, markdown_table
+from redecorate.report.verdicts import (
+    LEGEND,
+    NOT_COMPARABLE,
+    NOT_RUN,
+    PROVISIONAL,
+    VERDICTS,
+    evidence_verdict,
+)
+
+__all__ = [
+    "FIGURES_DIR", "REPORT_FILE", "Inputs", "ReplicationIndex", "Row", "Scale", "build_index",
+    "README_END", "README_START", "experiment_records", "readme_block", "render_index", "summary_line",
+    "with_readme_block", "write_figures", "write_report",
+]
+
+REPORT_FILE = "REPLICATION.md"
+"""At the root of the records it summarises (the results root, or ``reproduced/``)."""
+FIGURES_DIR = "replication_figures"
+"""Beside it: one published-vs-reproduced scatter per section."""
+
+_RECORD_KEYS = ("experiment", "dataset", "algorithm", "run", "fold", "point", "metric", "order")
+THESIS = "thesis"
+PILOT = "pilot"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Where the report's inputs are: the records root and the repository's configuration."""
+
+    records: Path
+    published: Path
+    experiments: Path
+    schema: Path
+    registry: Path
+
+    @classmethod
+    def of_repository(cls, records: str | os.PathLike[str], repo: str | os.PathLike[str]) -> Inputs:
+        """The records under ``records`` with the configuration of the repository ``repo``."""
+        repo = Path(repo)
+        return cls(Path(records), repo / "config" / "published", repo / "config" / "experiments",
+                   repo / "workflow" / "schemas" / "experiment.schema.yaml", repo / "config" / "datasets.yaml")
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How much of the source's protocol a table's records cover."""
+
+    status: str  # THESIS, PILOT (below the protocol) or NOT_RUN
+    text: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table or figure with its scale, verdict, measures and evidence."""
+
+    item: PublishedItem
+    scale: Scale
+    verdict: str
+    on_evidence: str
+    measures: Mapping[str, object]
+    evidence: pd.DataFrame
+    links: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class ReplicationIndex:
+    """Every row, in the order of the contents file, and what the report was made from."""
+
+    rows: tuple[Row, ...]
+    experiments: tuple[str, ...] = field(default=())
+
+    @property
+    def scored(self) -> tuple[Row, ...]:
+        """The rows the summary counts: tables and results of the text, not figures."""
+        return tuple(r for r in self.rows if not r.item.is_figure)
+
+
+def _provenance_experiment(directory: Path) -> str | None:
+    path = directory / "provenance.json"
+    if not path.is_file():
+        return None
+    return str(json.loads(path.read_text(encoding="utf-8")).get("experiment", {}).get("name", "")) or None
+
+
+def experiment_records(root: Path, experiment: str) -> pd.DataFrame | None:
+    """The combined records of ``experiment`` under ``root``: ``<experiment>/records.parquet``
+    and those of its sub-directories whose provenance names the experiment, with a record that
+    two of them hold kept once; None when there is none."""
+    directory = root / experiment
+    paths = [directory / "records.parquet"] if (directory / "records.parquet").is_file() else []
+    if directory.is_dir():
+        paths += [sub / "records.parquet" for sub in sorted(p for p in directory.iterdir() if p.is_dir())
+                  if (sub / "records.parquet").is_file() and _provenance_experiment(sub) == experiment]
+    if not paths:
+        return None
+    frames = [pd.read_parquet(p) for p in paths]
+    records = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    keys = [k for k in _RECORD_KEYS if k in records.columns]
+    return records.drop_duplicates(keys, keep="first").reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class _Experiment:
+    name: str
+    records: pd.DataFrame | None
+    evidence: pd.DataFrame
+    runs: int
+    orders: int | None
+    datasets: tuple[str, ...]
+
+
+def _experiment(inputs: Inputs, name: str) -> _Experiment:
+    """An experiment's records, its evidence and the thesis protocol it is measured against."""
+    from redecorate.experiments import load_experiment, report_settings
+    from redecorate.kinds import get_kind
+
+    spec = load_experiment(inputs.experiments / f"{name}.yaml", schema=inputs.schema, scale=THESIS)
+    records = experiment_records(inputs.records, name)
+    evidence = evidence_frame([])
+    if records is not None and len(records):
+        report = get_kind(spec.kind).report
+        if not hasattr(report, "evidence"):
+            raise TypeError(f"experiment {name}: kind {spec.kind!r} names its report without "
+                            "redecorate.kinds.report_keys.deferred_report, so it has no evidence")
+        evidence = report.evidence(records, report_settings(spec, inputs.published))
+    orders = getattr(spec.settings, "orders", None)
+    return _Experiment(name, records, evidence_frame(evidence), spec.protocol.runs,
+                       int(orders) if orders is not None else None, tuple(spec.datasets))
+
+
+def _published_datasets(inputs: Inputs, item: PublishedItem) -> list[str]:
+    """The datasets the item's published values name, in file order (rows whose data are not
+    public left out: nothing can reproduce them)."""
+    names: list[str] = []
+    for file, table in item.published:
+        rows = read_published(inputs.published / file)
+        rows = rows[(rows["table"] == table) & (rows["dataset"] != "") & ~rows["note"].str.contains("not public")]
+        names += [d for d in dict.fromkeys(rows["dataset"]) if d not in names]
+    return names
+
+
+def _systems(evidence: pd.DataFrame) -> set[str]:
+    return {side for system in evidence["system"] for side in str(system).split("_vs_") if side}
+
+
+def _scale(item: PublishedItem, experiments: Sequence[_Experiment], evidence: pd.DataFrame,
+           published: Sequence[str], offline_only: set[str]) -> Scale:
+    """Runs (and orders) done of the thesis protocol's, and the published datasets reproduced."""
+    frames = [e.records for e in experiments if e.records is not None and len(e.records)]
+    if not frames:
+        return Scale(NOT_RUN, "not run")
+    records = pd.concat(frames, ignore_index=True)
+    systems = _systems(evidence) & set(records["algorithm"])
+    if systems:
+        records = records[records["algorithm"].isin(systems)]
+    done = evidence[evidence["reproduced"].notna()]
+    if item.published and done.empty:
+        return Scale(NOT_RUN, "not run")
+    wanted = list(published) or [d for e in experiments for d in e.datasets]
+    ran = set(done["dataset"]) - {""} if published else set(records["dataset"])
+    records = records[records["dataset"].isin(ran)] if ran else records
+    if records.empty:
+        return Scale(NOT_RUN, "not run")
+    parts, below = [], False
+    runs = records.groupby(["dataset", "algorithm"])["run"].nunique()
+    needed = max(e.runs for e in experiments)
+    if runs.min() < needed:
+        below = True
+        more = f", up to {runs.max()} on some datasets" if runs.max() > runs.min() else ""
+        parts.append(f"{runs.min()} of {needed} runs{more}")
+    orders_needed = max((e.orders for e in experiments if e.orders), default=None)
+    if orders_needed and "order" in records.columns:
+        orders = int(records.groupby(["dataset", "algorithm"])["order"].nunique().max())
+        if orders < orders_needed:
+            below = True
+            parts.append(f"{orders} of {orders_needed} stream orders")
+    missing = [d for d in dict.fromkeys(wanted) if d not in ran]
+    text = f"{PILOT}: {', '.join(parts)}" if parts else THESIS
+    if missing:
+        below = True
+        online = [d for d in missing if d in offline_only]
+        offline = [d for d in missing if d not in offline_only]
+        why = "; ".join([*([f"{', '.join(online)} only on OpenML"] if online else []),
+                         *([f"{', '.join(offline)} not run"] if offline else [])])
+        total = len(set(wanted))
+        gap = f"not comparable: {total - len(missing)} of {total} datasets ({why})"
+        text = gap if not parts else f"{text}; {gap}"
+    return Scale(PILOT if below else THESIS, text)
+
+
+def _links(inputs: Inputs, item: PublishedItem) -> tuple[tuple[str, str], ...]:
+    """(label, path under the records root) of what exists: each experiment's report, the
+    item's own links, its readings."""
+    root = inputs.records
+    out: list[tuple[str, str]] = []
+    for name in item.experiments:
+        if (root / name / "replication.md").is_file():
+            out.append((f"{name} report" if len(item.experiments) > 1 else "report", f"{name}/replication.md"))
+    for link in item.links:
+        if (root / link).exists():
+            out.append((Path(link).name or link.rstrip("/").rsplit("/", 1)[-1], link))
+    for reading in item.readings:
+        for page in ("readings.md", "replication.md"):
+            if (root / reading / page).is_file():
+                out.append((reading, f"{reading}/{page}"))
+                break
+    return tuple(out)
+
+
+def build_index(inputs: Inputs) -> ReplicationIndex:
+    """Every row of the contents file with its scale, verdict and measures."""
+    from redecorate.data import load_registry
+
+    items = read_contents(inputs.published / CONTENTS_FILE)
+    names = list(dict.fromkeys(e for item in items for e in item.experiments))
+    experiments = {name: _experiment(inputs, name) for name in names}
+    registry = load_registry(inputs.registry)
+    offline_only = {name for name, entry in registry.items() if entry.needs_network}
+    rows = []
+    for item in items:
+        mine = [experiments[e] for e in item.experiments]
+        frames = [e.evidence[e.evidence["table"].isin(item.tables)] for e in mine]
+        evidence = evidence_frame(pd.concat(frames, ignore_index=True)) if frames else evidence_frame([])
+        measures = agreement_measures(evidence)
+        scale = _scale(item, mine, evidence, _published_datasets(inputs, item), offline_only)
+        reproduced = bool(evidence["reproduced"].notna().any())
+        on_evidence = evidence_verdict(measures) if reproduced else NOT_RUN
+        if item.not_comparable:
+            verdict = NOT_COMPARABLE
+        elif not reproduced or scale.status == NOT_RUN:
+            verdict = NOT_RUN
+        elif scale.status != THESIS:
+            verdict = PROVISIONAL
+        else:
+            verdict = on_evidence
+        rows.append(Row(item, scale, verdict, on_evidence, measures, evidence, _links(inputs, item)))
+    return ReplicationIndex(tuple(rows), tuple(names))
+
+
+def summary_line(index: ReplicationIndex) -> str:
+    """The count of every verdict over the tables (figures are listed, not counted): the
+    line the README quotes."""
+    counts = pd.Series([r.verdict for r in index.scored]).value_counts()
+    parts = ", ".join(f"{v} {int(counts.get(v, 0))}" for v in VERDICTS)
+    return f"{len(index.scored)} published tables and results of the text: {parts}."
+
+
+def _short(statistic: str) -> str:
+    return statistic.replace("_", " ")
+
+
+def _medians(evidence: pd.DataFrame) -> str:
+    """Median |reproduced − published| of the printed cells, per statistic when several."""
+    done = evidence[evidence["printed"] & evidence["status"].isin(REPRODUCED)]
+    if done.empty:
+        return "–"
+    medians = (done["reproduced"] - done["published"]).abs().groupby(done["statistic"], sort=False).median()
+    if len(medians) == 1:
+        return fmt(medians.iloc[0])
+    return "; ".join(f"{fmt(v)} ({_short(str(s))})" for s, v in medians.items())
+
+
+def _sign(measures: Mapping[str, object]) -> str:
+    if not measures["compared"]:
+        return "–"
+    return f"{fmt(measures['sign_agreement'])} ({fmt(measures['trivial'])}, n = {measures['compared']})"
+
+
+def _link_text(links: Iterable[tuple[str, str]]) -> str:
+    return ", ".join(f"[{label}]({path})" for label, path in links) or "–"
+
+
+def _verdict_text(row: Row) -> str:
+    if row.verdict == NOT_COMPARABLE and row.item.not_comparable:
+        return f"{NOT_COMPARABLE}: {row.item.not_comparable}"
+    return row.verdict
+
+
+def _section_slug(section: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in section.lower()).strip("_").replace("__", "_")
+
+
+def _figure_path(section: str) -> str:
+    return f"{FIGURES_DIR}/{_section_slug(section)}.png"
+
+
+def _top_tables(index: ReplicationIndex) -> list[str]:
+    header = ["Source", "Table", "Experiment", "Scale", "Verdict", "On this evidence", "Median abs. diff.",
+              "Sign (trivial, n)", "Spearman", "Inside 95 %", "Links"]
+    body = []
+    for r in index.scored:
+        m = r.measures
+        on = r.on_evidence if r.verdict in (PROVISIONAL, NOT_COMPARABLE) and r.on_evidence != NOT_RUN else ""
+        body.append([SOURCES[r.item.source], f"{r.item.item}: {r.item.caption}", ", ".join(r.item.experiments) or "–",
+                     r.scale.text, f"**{_verdict_text(r)}**", on, _medians(r.evidence), _sign(m),
+                     fmt(m["spearman"]), fmt(m["inside_interval"]), _link_text(r.links)])  # fmt: skip
+    figures = [[SOURCES[r.item.source], f"{r.item.item}: {r.item.caption}", ", ".join(r.item.experiments) or "–",
+                r.scale.text, _verdict_text(r), _link_text(r.links)] for r in index.rows if r.item.is_figure]
+    return ["## Tables", "", markdown_table(header, body, "l" * 6 + "r" * 4 + "l"), "",
+            "## Figures", "",
+            markdown_table(["Source", "Figure", "Experiment", "Scale", "Verdict", "Links"], figures, "llllll"), ""]
+
+
+def _section_lines(section: str, rows: Sequence[Row]) -> list[str]:
+    lines = [f"## {section}", ""]
+    if _panels(rows):
+        lines += [f"![Published against reproduced, {section}]({_figure_path(section)})", "",
+                  "Every printed cell reproduced: the published value (x) against ours (y) with its 95 % "
+                  "interval; blue where the published value lies inside it, red where not; on the diagonal "
+                  "the two are equal.", ""]
+    body = []
+    for r in rows:
+        if r.evidence.empty:
+            continue
+        for statistic, group in r.evidence.groupby("statistic", sort=False):
+            m = agreement_measures(group)
+            body.append([r.item.item, _short(str(statistic)), str(m["cells"]), str(m["reproduced"]),
+                         fmt(m["median_abs_difference"]), fmt(m["inside_interval"]), str(m["compared"]),
+                         fmt(m["sign_agreement"]), fmt(m["trivial"]), fmt(m["spearman"]),
+                         f"{m['explained']} of {m['disagreeing']}"])  # fmt: skip
+    if body:
+        lines += [markdown_table(["Table", "Statistic", "Printed", "Reproduced", "Median abs. diff.", "Inside 95 %",
+                                  "Signed", "Sign", "Trivial", "Spearman", "Explained of disagreeing"], body), ""]
+    notes = []
+    for r in rows:
+        wrong = r.evidence[disagreeing(r.evidence) & (r.evidence["explanation"] != "")]
+        for text, group in wrong.groupby("explanation", sort=False):
+            where = ", ".join(sorted({str(d) for d in group["dataset"] if d})) or "all datasets"
+            notes.append(f"- **{r.item.item}** ({len(group)} cells; {where}): {text}")
+    if notes:
+        lines += ["Known disagreements behind disagreeing cells (`config/published/known_disagreements.tsv`):", "",
+                  *notes, ""]
+    if not body and not notes:
+        lines += ["Nothing reproduced to set beside a published value.", ""]
+    return lines
+
+
+def render_index(index: ReplicationIndex) -> str:
+    """``REPLICATION.md``: the summary line, the tables' and figures' rows, the legend, then
+    one section per source and chapter, with its scatter where it has reproduced cells."""
+    lines = [
+        "# Replication report: which of the sources' results hold", "",
+        "One row per table and figure that reports a result in Melville's dissertation (chapters 4–8), "
+        "Oza's thesis (chapters 3–4) and Bommaganti's report (Tables 5–7, Figures 10–22), computed from "
+        "the committed records beside this file (`<experiment>/records.parquet`), the published values and "
+        "`known_disagreements.tsv` (`config/published/`) and the experiment files (`config/experiments/`). "
+        "Every number is a function of those files; `docs/operations.md` (\"The replication report\") has "
+        "the command that regenerates it.", "",
+        f"**Summary.** {summary_line(index)}", "",
+        *_top_tables(index),
+        "## How the verdicts are decided", "",
+        "*Scale*: runs (and stream orders) per system and dataset in the records against the source's "
+        "protocol (the experiment file at the thesis scale), and the published datasets with a reproduced "
+        "cell. *Median abs. diff.*: median |reproduced − published| over the printed cells (per statistic "
+        "where a table prints several). *Sign*: share of the signed cells (a reduction over a baseline, or "
+        "the difference between the table's two systems per dataset) with the published sign, beside what "
+        "the best constant prediction scores (*trivial*) and the number of cells; *Spearman*: their rank "
+        "correlation, published against reproduced; *Inside 95 %*: share of the printed cells whose "
+        "published value lies inside the reproduced interval (paired bootstrap over runs × folds, 1,000 "
+        "replicates, the printed rounding counted as inside). Algorithm listings, worked examples, "
+        "diagrams and dataset summaries are not results and have no row.", "",
+        *LEGEND, "",
+    ]  # fmt: skip
+    for section, rows in _sections(index).items():
+        lines += _section_lines(section, rows)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _panels(rows: Sequence[Row]) -> list[tuple[str, pd.DataFrame]]:
+    """The scatter's panels: per (table, statistic), the printed cells reproduced."""
+    panels = []
+    for r in rows:
+        done = r.evidence[r.evidence["printed"] & r.evidence["status"].isin(REPRODUCED)
+                          & r.evidence["published"].notna()]  # fmt: skip
+        panels += [(f"{r.item.item}: {_short(str(s))}", g) for s, g in done.groupby("statistic", sort=False)]
+    return panels
+
+
+def _sections(index: ReplicationIndex) -> dict[str, list[Row]]:
+    sections: dict[str, list[Row]] = {}
+    for row in index.rows:
+        sections.setdefault(row.item.section, []).append(row)
+    return sections
+
+
+def _scatter(rows: Sequence[Row], path: Path, title: str) -> None:
+    """One panel per (table, statistic) of :func:`_panels`, in one figure."""
+    import matplotlib.style
+
+    from redecorate.report.figures import new_figure, save_figure
+
+    panels = _panels(rows)
+    columns = min(4, len(panels))
+    lines = -(-len(panels) // columns)
+    with matplotlib.style.context("default"):
+        fig = new_figure((3.2 * columns, 3.0 * lines + 0.4))
+        axes = fig.subplots(lines, columns, squeeze=False).ravel()
+        for ax, (label, group) in zip(axes, panels, strict=False):
+            x, y = group["published"].to_numpy(), group["reproduced"].to_numpy()
+            low, high = group["low"].to_numpy(), group["high"].to_numpy()
+            bounded = np.isfinite(low) & np.isfinite(high)
+            inside = (group["status"] == "agrees").to_numpy()
+            for mask, colour in ((inside, "tab:blue"), (~inside, "tab:red")):
+                # the interval as a bar (a cell's own value may lie outside it: Table 6.1's
+                # counts average the folds' crossings, the interval the mean curve's)
+                ax.vlines(x[mask & bounded], low[mask & bounded], high[mask & bounded], color=colour,
+                          linewidth=0.6, alpha=0.6)
+                ax.plot(x[mask], y[mask], "o", markersize=2.5, color=colour, alpha=0.8)
+            span = np.concatenate([x, y, low[bounded], high[bounded]])
+            lo, hi = float(np.nanmin(span)), float(np.nanmax(span))
+            pad = 0.05 * (hi - lo or 1.0)
+            ax.plot((lo - pad, hi + pad), (lo - pad, hi + pad), color="black", linewidth=0.6, linestyle="--")
+            ax.set_title(f"{label} ({len(group)})", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.set_xlabel("published", fontsize=7)
+            ax.set_ylabel("reproduced", fontsize=7)
+        for ax in axes[len(panels):]:
+            ax.set_visible(False)
+        fig.suptitle(title, fontsize=10)
+        save_figure(fig, path.with_suffix(""), ("png",))
+
+
+def write_figures(index: ReplicationIndex, directory: str | os.PathLike[str]) -> list[Path]:
+    """One scatter per section that has reproduced cells, as ``directory/<section>.png``
+    (``directory`` is :data:`FIGURES_DIR` beside ``REPLICATION.md``, which links them)."""
+    written = []
+    for section, rows in _sections(index).items():
+        if _panels(rows):
+            path = Path(directory) / Path(_figure_path(section)).name
+            _scatter(rows, path, section)
+            written.append(path)
+    return written
+
+
+def write_report(index: ReplicationIndex, root: str | os.PathLike[str], *,
+                 page: str | os.PathLike[str] | None = None) -> list[Path]:
+    """Write ``REPLICATION.md`` and its figures (:data:`FIGURES_DIR`) under ``root`` and, with
+    ``page``, the report as an HTML page with the figures embedded; returns the files written.
+    Each file is replaced only once complete."""
+    from redecorate.report.markdown_html import markdown_to_html
+    from redecorate.util import atomic_dir, atomic_write
+
+    root = Path(root)
+    with atomic_dir(root / FIGURES_DIR) as staged:
+        drawn = write_figures(index, staged)
+    text = render_index(index)
+    written = [atomic_write(root / REPORT_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))]
+    written += [root / FIGURES_DIR / p.name for p in drawn]
+    if page is not None:
+        html = markdown_to_html(text, "Replication report", images=root)
+        written.append(atomic_write(page, lambda tmp: tmp.write_text(html, encoding="utf-8")))
+    return written
+
+
+README_START = "<!-- replication summary, generated by tools/replication_report.py: do not edit -->"
+README_END = "<!-- end of the replication summary -->"
+
+
+def readme_block(summary: str, report: str) -> str:
+    """What a README quotes of the report: its summary line and where the report is
+    (``report``: the path of ``REPLICATION.md`` from the README), between the markers that
+    :func:`with_readme_block` finds."""
+    return (f"{README_START}\n**Which of the sources' results hold** ([`{report}`]({report}): one verdict per "
+            f"published table, regenerated from the committed records): {summary}\n{README_END}")
+
+
+def with_readme_block(text: str, block: str, where: str) -> str:
+    """``text`` (a README) with its generated block replaced by ``block``.
+
+    Raises:
+        ValueError: the README (``where``) lacks the markers.
+    """
+    start, end = text.find(README_START), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{where}: no replication summary block (a line {README_START!r}, the "
+                         f"summary, then {README_END!r}); add the two marker lines where it belongs")
+    return text[:start] + block + text[end + len(README_END):]

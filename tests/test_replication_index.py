@@ -1,0 +1,230 @@
+"""The replication report of every published table (``reproduced/REPLICATION.md``).
+
+Three kinds of check: the list of the sources' tables and figures against the transcribed
+values (none missing, none twice); the committed report and the README lines that quote it
+against what the committed records give, byte for byte; and the verdict and scale rules on
+hand-made measures and records.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from redecorate.report.contents import CONTENTS_FILE, read_contents
+from redecorate.report.published import DISAGREEMENTS_FILE, read_published
+from redecorate.report.replication_index import (
+    REPORT_FILE,
+    Inputs,
+    build_index,
+    experiment_records,
+    readme_block,
+    render_index,
+    summary_line,
+    with_readme_block,
+)
+from redecorate.report.verdicts import (
+    EXPLAINED,
+    MINORITY_TO_DISCRIMINATE,
+    NOT_COMPARABLE,
+    ONE_SIDED,
+    OPEN,
+    REPLICATES,
+    evidence_verdict,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+PUBLISHED = REPO / "config" / "published"
+REPRODUCED = REPO / "reproduced"
+REGENERATE = "python3 tools/replication_report.py"
+
+SHARED_KEYS = {("ch4_tables_4.2-4.5.tsv", "4.2-4.5")}
+"""Transcribed keys several rows score: the dissertation prints DECORATE's accuracies in
+each of Tables 4.2–4.5, transcribed once, and each table takes its two systems' cells."""
+
+
+def _published_keys() -> set[tuple[str, str]]:
+    """Every (file, table) of the transcribed values."""
+    keys = set()
+    for path in sorted(PUBLISHED.glob("*.tsv")):
+        if path.name in (DISAGREEMENTS_FILE, CONTENTS_FILE):
+            continue
+        keys |= {(path.name, str(t)) for t in read_published(path)["table"].unique()}
+    return keys
+
+
+def test_every_published_table_has_its_row_and_none_has_two() -> None:
+    items = read_contents(PUBLISHED / CONTENTS_FILE)
+    published = _published_keys()
+    claims: dict[tuple[str, str], list[str]] = {}
+    for item in items:
+        for key in item.published:
+            claims.setdefault(key, []).append(f"{item.source} {item.item}")
+    assert published - set(claims) == set(), "published tables no row scores"
+    assert set(claims) - published == set(), "rows claim tables the published files do not have"
+    twice = {key: rows for key, rows in claims.items() if len(rows) > 1}
+    assert set(twice) == SHARED_KEYS, twice
+    names = [(item.source, item.item) for item in items]
+    assert len(names) == len(set(names))
+
+
+def test_every_row_names_experiments_that_read_its_published_files() -> None:
+    import yaml
+
+    for item in read_contents(PUBLISHED / CONTENTS_FILE):
+        for name in item.experiments:
+            path = REPO / "config" / "experiments" / f"{name}.yaml"
+            assert path.is_file(), f"{item.item}: experiment {name} has no file"
+            report = yaml.safe_load(path.read_text(encoding="utf-8")).get("report", {})
+            files = set(report.get("published", []))
+            files |= {o.get("published") for o in (report.get("analysis_options") or {}).values()}
+            analyses = set(report.get("analyses", []))
+            for file, _ in item.published:
+                assert (file in files or (file == "section_4_4_spearman.tsv" and "diversity_correlation" in analyses)
+                        or (file == "ch4_diversity_4.7.tsv" and "diversity_win_loss" in analyses)), (item.item, name, file)
+        for reading in item.readings:
+            assert (REPRODUCED / reading).is_dir(), f"{item.item}: reading {reading} is not in reproduced/"
+
+
+@pytest.fixture(scope="module")
+def committed() -> tuple[object, str]:
+    """The index of the committed records and its Markdown (about a minute of CPU)."""
+    index = build_index(Inputs.of_repository(REPRODUCED, REPO))
+    return index, render_index(index)
+
+
+@pytest.mark.slow
+def test_the_committed_report_is_what_the_committed_records_give(committed) -> None:
+    _, text = committed
+    path = REPRODUCED / REPORT_FILE
+    current = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if current != text:
+        diff = "".join(list(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
+                                                 "committed", "regenerated", n=1))[:60])  # fmt: skip
+        pytest.fail(f"{path} is not what the committed records give; regenerate it with `{REGENERATE}` "
+                    f"and commit it.\n{diff}")
+
+
+@pytest.mark.slow
+def test_the_readmes_quote_the_generated_summary(committed) -> None:
+    index, _ = committed
+    summary = summary_line(index)
+    for readme, report in ((REPO / "README.md", f"reproduced/{REPORT_FILE}"), (REPRODUCED / "README.md", REPORT_FILE)):
+        text = readme.read_text(encoding="utf-8")
+        expected = with_readme_block(text, readme_block(summary, report), str(readme))
+        assert text == expected, f"{readme}: the summary block is not the report's; run `{REGENERATE}`"
+
+
+@pytest.mark.slow
+def test_every_reproduced_row_has_evidence_and_every_verdict_is_known(committed) -> None:
+    """Each table whose experiment left records is scored on cells of its own keys (a wrong
+    key or experiment in the contents would leave it without), and the verdicts are words of
+    the vocabulary."""
+    from redecorate.report.verdicts import VERDICTS
+
+    index, text = committed
+    for row in index.rows:
+        assert row.verdict in VERDICTS
+        ran = any((REPRODUCED / e / "records.parquet").is_file() for e in row.item.experiments)
+        if row.item.published and ran:
+            assert len(row.evidence) and set(row.evidence["table"]) <= row.item.tables, row.item.item
+    assert f"**Summary.** {summary_line(index)}" in text
+
+
+def test_the_readme_block_replaces_only_what_is_between_its_markers() -> None:
+    block = readme_block("3 tables: replicates 3.", "REPLICATION.md")
+    text = f"intro\n\n{block}\n\nrest\n"
+    updated = with_readme_block(text, readme_block("4 tables: replicates 4.", "REPLICATION.md"), "x")
+    assert updated.startswith("intro\n\n") and updated.endswith("\n\nrest\n") and "4 tables" in updated
+    assert "3 tables" not in updated
+    with pytest.raises(ValueError, match="no replication summary block"):
+        with_readme_block("no markers", block, "README.md")
+
+
+# --- verdicts --------------------------------------------------------------------------------
+
+
+def _measures(**values: object) -> dict[str, object]:
+    base = {"compared": 0, "minority": 0, "sign_agreement": np.nan, "trivial": np.nan,
+            "inside_interval": np.nan, "disagreeing": 0, "explained": 0}  # fmt: skip
+    return {**base, **values}
+
+
+def test_a_one_sided_table_that_agrees_everywhere_is_consistent_not_replicated() -> None:
+    # Every published sign positive: "always positive" scores 1.0 as well as we do, so sign
+    # agreement cannot tell a replication from the trivial prediction; the values are off.
+    one_sided = _measures(compared=10, minority=0, sign_agreement=1.0, trivial=1.0, inside_interval=0.3,
+                          disagreeing=7, explained=0)  # fmt: skip
+    assert evidence_verdict(one_sided) == ONE_SIDED
+    # Inside its intervals it does replicate.
+    assert evidence_verdict({**one_sided, "inside_interval": 0.9}) == REPLICATES
+
+
+def test_a_few_minority_cells_do_not_make_a_table_discriminate() -> None:
+    # 4 of 50 cells against the majority: beating "always positive" by all four is p = 0.0625.
+    few = _measures(compared=50, minority=MINORITY_TO_DISCRIMINATE - 1, sign_agreement=0.96, trivial=0.92,
+                    inside_interval=0.5, disagreeing=20)  # fmt: skip
+    assert evidence_verdict(few) == ONE_SIDED
+    enough = {**few, "minority": MINORITY_TO_DISCRIMINATE}
+    assert evidence_verdict(enough) == REPLICATES
+    assert evidence_verdict({**enough, "sign_agreement": 0.92}) == OPEN  # equal to trivial is not beyond it
+
+
+def test_a_disagreement_is_explained_only_when_every_disagreeing_cell_is() -> None:
+    wrong = _measures(compared=40, minority=10, sign_agreement=0.6, trivial=0.75, disagreeing=9, explained=9)
+    assert evidence_verdict(wrong) == EXPLAINED
+    assert evidence_verdict({**wrong, "explained": 8}) == OPEN
+    assert evidence_verdict(_measures()) == NOT_COMPARABLE  # nothing to score
+
+
+# --- scale and records -------------------------------------------------------------------------
+
+
+def _write_records(directory: Path, runs: list[int], experiment: str, algorithm: str = "a") -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    rows = [(experiment, "iris", algorithm, r, f, 10, 10, "accuracy", 90.0, 0.0, 1) for r in runs for f in range(3)]
+    pd.DataFrame(rows, columns=["experiment", "dataset", "algorithm", "run", "fold", "point", "n_train", "metric",
+                                "value", "fit_seconds", "ensemble_size"]).to_parquet(directory / "records.parquet")
+
+
+def test_an_experiments_records_include_its_sub_directories_of_the_same_experiment(tmp_path: Path) -> None:
+    _write_records(tmp_path / "exp", [0, 1], "exp")
+    _write_records(tmp_path / "exp" / "half", [0, 2], "exp")  # run 0 again, and run 2
+    (tmp_path / "exp" / "half" / "provenance.json").write_text(json.dumps({"experiment": {"name": "exp"}}))
+    _write_records(tmp_path / "exp" / "other", [5], "exp")  # no provenance: not this experiment's
+    records = experiment_records(tmp_path, "exp")
+    assert sorted(records["run"].unique()) == [0, 1, 2]
+    assert len(records) == 3 * 3  # run 0 counted once
+    assert experiment_records(tmp_path, "absent") is None
+
+
+def test_the_scale_is_read_from_the_records_against_the_thesis_protocol() -> None:
+    from redecorate.report.agreement import evidence_frame
+    from redecorate.report.contents import PublishedItem
+    from redecorate.report.replication_index import PILOT, THESIS, _Experiment, _scale
+
+    item = PublishedItem("dissertation", "Table 9.9", "", ("exp",), (("f.tsv", "9.9"),), (), (), "")
+    rows = [(d, a, r, f) for d in ("iris", "labor") for a in ("a", "b") for r in (0, 1) for f in range(3)]
+    records = pd.DataFrame(rows, columns=["dataset", "algorithm", "run", "fold"])
+    evidence = evidence_frame([{"table": "9.9", "dataset": d, "system": "a_vs_b", "published": 1.0,
+                                "reproduced": 2.0, "signed": True} for d in ("iris", "labor")])  # fmt: skip
+
+    def scale(recs: pd.DataFrame, runs: int, published: list[str], offline: set[str] = frozenset()) -> object:
+        return _scale(item, [_Experiment("exp", recs, evidence, runs, None, ("iris", "labor"))], evidence,
+                      published, set(offline))  # fmt: skip
+
+    assert scale(records, 2, ["iris", "labor"]).status == THESIS
+    below = scale(records[records["run"] == 0], 2, ["iris", "labor"])
+    assert below.status == PILOT and below.text == "pilot: 1 of 2 runs"
+    # one system behind on one dataset is enough to be below the protocol
+    partial = records[~((records["dataset"] == "labor") & (records["algorithm"] == "b") & (records["run"] == 1))]
+    assert scale(partial, 2, ["iris", "labor"]).text == "pilot: 1 of 2 runs, up to 2 on some datasets"
+    missing = scale(records, 2, ["iris", "labor", "promoters", "glass"], {"promoters"})
+    assert missing.status == PILOT
+    assert missing.text == "not comparable: 2 of 4 datasets (promoters only on OpenML; glass not run)"
+    assert scale(records.iloc[:0], 2, ["iris"]).status == "not run"
