@@ -13,7 +13,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")  # no display on cluster nodes or CI
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-from redecorate.report.replication_index import Inputs, build_index, summary_line, write_report  # noqa: E402
+from redecorate.report.replication_index import summary_line, write_report  # noqa: E402
+from redecorate.reproduction import Inputs, replication_index  # noqa: E402
 from redecorate.util import job_log  # noqa: E402
 
 
@@ -22,7 +23,7 @@ def main(smk: Any) -> None:
     with job_log(smk.log[0] if smk.log else None):
         inputs = Inputs(Path(smk.params.root), Path(smk.params.published), Path(smk.params.experiments),
                         Path(smk.params.schema), Path(smk.params.registry))
-        index = build_index(inputs)
+        index = replication_index(inputs)
         written = write_report(index, inputs.records, page=smk.output.page)
         print(f"{len(index.rows)} tables and figures, {len(written)} files: {summary_line(index)}")
 

@@ -20,9 +20,6 @@ from redecorate.report.contents import CONTENTS_FILE, read_contents
 from redecorate.report.published import DISAGREEMENTS_FILE, read_published
 from redecorate.report.replication_index import (
     REPORT_FILE,
-    Inputs,
-    build_index,
-    experiment_records,
     readme_block,
     render_index,
     summary_line,
@@ -37,6 +34,7 @@ from redecorate.report.verdicts import (
     REPLICATES,
     evidence_verdict,
 )
+from redecorate.reproduction import Inputs, experiment_records, replication_index
 
 REPO = Path(__file__).resolve().parents[1]
 PUBLISHED = REPO / "config" / "published"
@@ -94,7 +92,7 @@ def test_every_row_names_experiments_that_read_its_published_files() -> None:
 @pytest.fixture(scope="module")
 def committed() -> tuple[object, str]:
     """The index of the committed records and its Markdown (about a minute of CPU)."""
-    index = build_index(Inputs.of_repository(REPRODUCED, REPO))
+    index = replication_index(Inputs.of_repository(REPRODUCED, REPO))
     return index, render_index(index)
 
 
@@ -206,7 +204,7 @@ def test_an_experiments_records_include_its_sub_directories_of_the_same_experime
 def test_the_scale_is_read_from_the_records_against_the_thesis_protocol() -> None:
     from redecorate.report.agreement import evidence_frame
     from redecorate.report.contents import PublishedItem
-    from redecorate.report.replication_index import PILOT, THESIS, _Experiment, _scale
+    from redecorate.report.replication_index import PILOT, THESIS, ExperimentEvidence, _scale
 
     item = PublishedItem("dissertation", "Table 9.9", "", ("exp",), (("f.tsv", "9.9"),), (), (), "")
     rows = [(d, a, r, f) for d in ("iris", "labor") for a in ("a", "b") for r in (0, 1) for f in range(3)]
@@ -215,7 +213,7 @@ def test_the_scale_is_read_from_the_records_against_the_thesis_protocol() -> Non
                                 "reproduced": 2.0, "signed": True} for d in ("iris", "labor")])  # fmt: skip
 
     def scale(recs: pd.DataFrame, runs: int, published: list[str], offline: set[str] = frozenset()) -> object:
-        return _scale(item, [_Experiment("exp", recs, evidence, runs, None, ("iris", "labor"))], evidence,
+        return _scale(item, [ExperimentEvidence("exp", recs, evidence, runs, None, ("iris", "labor"))], evidence,
                       published, set(offline))  # fmt: skip
 
     assert scale(records, 2, ["iris", "labor"]).status == THESIS

@@ -27,13 +27,12 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from redecorate.report.replication_index import (  # noqa: E402
     REPORT_FILE,
-    Inputs,
-    build_index,
     readme_block,
     summary_line,
     with_readme_block,
     write_report,
 )
+from redecorate.reproduction import Inputs, replication_index  # noqa: E402
 
 READMES = {ROOT / "README.md": f"reproduced/{REPORT_FILE}", ROOT / "reproduced" / "README.md": REPORT_FILE}
 """The READMEs that quote the committed report's summary, and the report's path from each."""
@@ -43,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", nargs="?", default=ROOT / "reproduced", type=Path)
     args = parser.parse_args(argv)
-    index = build_index(Inputs.of_repository(args.records, ROOT))
+    index = replication_index(Inputs.of_repository(args.records, ROOT))
     for path in write_report(index, args.records):
         print(path)
     summary = summary_line(index)

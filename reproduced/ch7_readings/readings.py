@@ -46,6 +46,7 @@ from redecorate.report.conclusions import rank_correlation, sign_agreement  # no
 from redecorate.report.curves import common_points, fold_values  # noqa: E402
 from redecorate.report.probability import curve_change, probability_comparisons  # noqa: E402
 from redecorate.report.published import read_published  # noqa: E402
+from redecorate.report.tables import fmt  # noqa: E402
 
 STATISTICS = {"mse": "mse_reduction", "aulc": "aulc_increase"}
 
@@ -210,9 +211,6 @@ def main() -> int:
         results += aulc_priors(pd.read_parquet(path))
     table = pd.DataFrame(results)
     table.to_csv(HERE / "readings.csv", index=False, lineterminator="\n")
-
-    def fmt(v: object) -> str:
-        return "–" if v is None or (isinstance(v, float) and not np.isfinite(v)) else f"{v:.2f}"
 
     lines = ["# Readings of Table 7.1 against the published cells", "",
              "Recomputed by `python3 reproduced/ch7_readings/readings.py` from the committed records "

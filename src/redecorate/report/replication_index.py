@@ -8,19 +8,18 @@ per source and chapter with a published-vs-reproduced scatter of every printed c
 interval, the measures per statistic and the known disagreements that explain cells.
 
 Everything is a function of three inputs, so the committed ``reproduced/REPLICATION.md`` can
-be regenerated and compared byte for byte: the records under a *records root*
-(``<experiment>/records.parquet``, and those of its sub-directories whose ``provenance.json``
-names the same experiment, e.g. a pilot of one half of ``ch8_afa``), the published values and
-``known_disagreements.tsv`` (``config/published/``), and the experiment files that say which
-tables an experiment reproduces and what the source's protocol is (``config/experiments/``,
-read at the thesis scale). The scale is read from the records: runs (and stream orders) per
-system and dataset against the thesis protocol's, and the published datasets with a
-reproduced cell. Nothing depends on the time, the machine or the order files were written.
+be regenerated and compared byte for byte: the records under a *records root*, the published
+values with ``known_disagreements.tsv`` (``config/published/``), and the experiment files that
+say which tables an experiment reproduces and what the source's protocol is. Gathering them
+(reading records, asking each experiment's kind for its evidence) is
+:mod:`redecorate.reproduction`'s, a floor above the kinds; this module turns them into rows and
+text. The scale is read from the records: runs (and stream orders) per system and dataset
+against the thesis protocol's, and the published datasets with a reproduced cell. Nothing
+depends on the time, the machine or the order files were written.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from redecorate.report.agreement import (
     disagreeing,
     evidence_frame,
 )
-from redecorate.report.contents import CONTENTS_FILE, SOURCES, PublishedItem, read_contents
+from redecorate.report.contents import SOURCES, PublishedItem
 from redecorate.report.published import read_published
 from redecorate.report.tables import fmt, markdown_table
 from redecorate.report.verdicts import (
@@ -48,8 +47,8 @@ from redecorate.report.verdicts import (
 )
 
 __all__ = [
-    "FIGURES_DIR", "REPORT_FILE", "Inputs", "ReplicationIndex", "Row", "Scale", "build_index",
-    "README_END", "README_START", "experiment_records", "readme_block", "render_index", "summary_line",
+    "FIGURES_DIR", "PILOT", "README_END", "README_START", "REPORT_FILE", "THESIS", "ExperimentEvidence",
+    "ReplicationIndex", "Row", "Scale", "build_index", "readme_block", "render_index", "summary_line",
     "with_readme_block", "write_figures", "write_report",
 ]
 
@@ -58,27 +57,8 @@ REPORT_FILE = "REPLICATION.md"
 FIGURES_DIR = "replication_figures"
 """Beside it: one published-vs-reproduced scatter per section."""
 
-_RECORD_KEYS = ("experiment", "dataset", "algorithm", "run", "fold", "point", "metric", "order")
 THESIS = "thesis"
 PILOT = "pilot"
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """Where the report's inputs are: the records root and the repository's configuration."""
-
-    records: Path
-    published: Path
-    experiments: Path
-    schema: Path
-    registry: Path
-
-    @classmethod
-    def of_repository(cls, records: str | os.PathLike[str], repo: str | os.PathLike[str]) -> Inputs:
-        """The records under ``records`` with the configuration of the repository ``repo``."""
-        repo = Path(repo)
-        return cls(Path(records), repo / "config" / "published", repo / "config" / "experiments",
-                   repo / "workflow" / "schemas" / "experiment.schema.yaml", repo / "config" / "datasets.yaml")
 
 
 @dataclass(frozen=True)
@@ -115,32 +95,11 @@ class ReplicationIndex:
         return tuple(r for r in self.rows if not r.item.is_figure)
 
 
-def _provenance_experiment(directory: Path) -> str | None:
-    path = directory / "provenance.json"
-    if not path.is_file():
-        return None
-    return str(json.loads(path.read_text(encoding="utf-8")).get("experiment", {}).get("name", "")) or None
-
-
-def experiment_records(root: Path, experiment: str) -> pd.DataFrame | None:
-    """The combined records of ``experiment`` under ``root``: ``<experiment>/records.parquet``
-    and those of its sub-directories whose provenance names the experiment, with a record that
-    two of them hold kept once; None when there is none."""
-    directory = root / experiment
-    paths = [directory / "records.parquet"] if (directory / "records.parquet").is_file() else []
-    if directory.is_dir():
-        paths += [sub / "records.parquet" for sub in sorted(p for p in directory.iterdir() if p.is_dir())
-                  if (sub / "records.parquet").is_file() and _provenance_experiment(sub) == experiment]
-    if not paths:
-        return None
-    frames = [pd.read_parquet(p) for p in paths]
-    records = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    keys = [k for k in _RECORD_KEYS if k in records.columns]
-    return records.drop_duplicates(keys, keep="first").reset_index(drop=True)
-
-
 @dataclass(frozen=True)
-class _Experiment:
+class ExperimentEvidence:
+    """One experiment as the index needs it: its records (None when it left none), its cells
+    in the evidence layout, and the thesis protocol it is measured against."""
+
     name: str
     records: pd.DataFrame | None
     evidence: pd.DataFrame
@@ -149,31 +108,12 @@ class _Experiment:
     datasets: tuple[str, ...]
 
 
-def _experiment(inputs: Inputs, name: str) -> _Experiment:
-    """An experiment's records, its evidence and the thesis protocol it is measured against."""
-    from redecorate.experiments import load_experiment, report_settings
-    from redecorate.kinds import get_kind
-
-    spec = load_experiment(inputs.experiments / f"{name}.yaml", schema=inputs.schema, scale=THESIS)
-    records = experiment_records(inputs.records, name)
-    evidence = evidence_frame([])
-    if records is not None and len(records):
-        report = get_kind(spec.kind).report
-        if not hasattr(report, "evidence"):
-            raise TypeError(f"experiment {name}: kind {spec.kind!r} names its report without "
-                            "redecorate.kinds.report_keys.deferred_report, so it has no evidence")
-        evidence = report.evidence(records, report_settings(spec, inputs.published))
-    orders = getattr(spec.settings, "orders", None)
-    return _Experiment(name, records, evidence_frame(evidence), spec.protocol.runs,
-                       int(orders) if orders is not None else None, tuple(spec.datasets))
-
-
-def _published_datasets(inputs: Inputs, item: PublishedItem) -> list[str]:
+def _published_datasets(published: Path, item: PublishedItem) -> list[str]:
     """The datasets the item's published values name, in file order (rows whose data are not
     public left out: nothing can reproduce them)."""
     names: list[str] = []
     for file, table in item.published:
-        rows = read_published(inputs.published / file)
+        rows = read_published(published / file)
         rows = rows[(rows["table"] == table) & (rows["dataset"] != "") & ~rows["note"].str.contains("not public")]
         names += [d for d in dict.fromkeys(rows["dataset"]) if d not in names]
     return names
@@ -183,7 +123,7 @@ def _systems(evidence: pd.DataFrame) -> set[str]:
     return {side for system in evidence["system"] for side in str(system).split("_vs_") if side}
 
 
-def _scale(item: PublishedItem, experiments: Sequence[_Experiment], evidence: pd.DataFrame,
+def _scale(item: PublishedItem, experiments: Sequence[ExperimentEvidence], evidence: pd.DataFrame,
            published: Sequence[str], offline_only: set[str]) -> Scale:
     """Runs (and orders) done of the thesis protocol's, and the published datasets reproduced."""
     frames = [e.records for e in experiments if e.records is not None and len(e.records)]
@@ -228,10 +168,9 @@ def _scale(item: PublishedItem, experiments: Sequence[_Experiment], evidence: pd
     return Scale(PILOT if below else THESIS, text)
 
 
-def _links(inputs: Inputs, item: PublishedItem) -> tuple[tuple[str, str], ...]:
+def _links(root: Path, item: PublishedItem) -> tuple[tuple[str, str], ...]:
     """(label, path under the records root) of what exists: each experiment's report, the
     item's own links, its readings."""
-    root = inputs.records
     out: list[tuple[str, str]] = []
     for name in item.experiments:
         if (root / name / "replication.md").is_file():
@@ -247,22 +186,21 @@ def _links(inputs: Inputs, item: PublishedItem) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def build_index(inputs: Inputs) -> ReplicationIndex:
-    """Every row of the contents file with its scale, verdict and measures."""
-    from redecorate.data import load_registry
-
-    items = read_contents(inputs.published / CONTENTS_FILE)
-    names = list(dict.fromkeys(e for item in items for e in item.experiments))
-    experiments = {name: _experiment(inputs, name) for name in names}
-    registry = load_registry(inputs.registry)
-    offline_only = {name for name, entry in registry.items() if entry.needs_network}
+def build_index(items: Sequence[PublishedItem], experiments: Mapping[str, ExperimentEvidence], *,
+                root: str | os.PathLike[str], published: str | os.PathLike[str],
+                offline_only: Iterable[str] = ()) -> ReplicationIndex:
+    """Every row of ``items`` (:func:`redecorate.report.contents.read_contents`) with its
+    scale, verdict and measures, from the ``experiments`` they name, the published values
+    under ``published`` and the records root ``root`` (what to link); ``offline_only``: the
+    datasets only OpenML has (a missing one is said so)."""
+    root, published, offline_only = Path(root), Path(published), set(offline_only)
     rows = []
     for item in items:
         mine = [experiments[e] for e in item.experiments]
         frames = [e.evidence[e.evidence["table"].isin(item.tables)] for e in mine]
         evidence = evidence_frame(pd.concat(frames, ignore_index=True)) if frames else evidence_frame([])
         measures = agreement_measures(evidence)
-        scale = _scale(item, mine, evidence, _published_datasets(inputs, item), offline_only)
+        scale = _scale(item, mine, evidence, _published_datasets(published, item), offline_only)
         reproduced = bool(evidence["reproduced"].notna().any())
         on_evidence = evidence_verdict(measures) if reproduced else NOT_RUN
         if item.not_comparable:
@@ -273,8 +211,8 @@ def build_index(inputs: Inputs) -> ReplicationIndex:
             verdict = PROVISIONAL
         else:
             verdict = on_evidence
-        rows.append(Row(item, scale, verdict, on_evidence, measures, evidence, _links(inputs, item)))
-    return ReplicationIndex(tuple(rows), tuple(names))
+        rows.append(Row(item, scale, verdict, on_evidence, measures, evidence, _links(root, item)))
+    return ReplicationIndex(tuple(rows), tuple(experiments))
 
 
 def summary_line(index: ReplicationIndex) -> str:
