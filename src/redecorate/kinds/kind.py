@@ -203,6 +203,10 @@ class ExperimentKind:
         report: ``(records, summary, outputs, settings) -> ReplicationReport``: writes the
             tables and figures and returns the reproduced-vs-published comparison, which
             :func:`redecorate.report.replication_report.write_replication_report` writes.
+            Every built-in kind names it with
+            :func:`redecorate.kinds.report_keys.deferred_report` (a report module with
+            ``write_report`` and ``evidence``, the latter read by the replication report of
+            every published table).
         check: ``spec -> None``: checks across keys that a schema cannot express; raises
             :class:`redecorate.config.ExperimentConfigError` naming the file and key.
         check_datasets: ``(spec, entries) -> None``: checks that need the registry's

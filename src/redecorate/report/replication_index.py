@@ -173,8 +173,11 @@ def _links(root: Path, item: PublishedItem) -> tuple[tuple[str, str], ...]:
     item's own links, its readings."""
     out: list[tuple[str, str]] = []
     for name in item.experiments:
+        prefix = f"{name} " if len(item.experiments) > 1 else ""
         if (root / name / "replication.md").is_file():
-            out.append((f"{name} report" if len(item.experiments) > 1 else "report", f"{name}/replication.md"))
+            out.append((f"{prefix}report", f"{name}/replication.md"))
+        if not item.is_figure and (root / name / "figures").is_dir():
+            out.append((f"{prefix}figures", f"{name}/figures/"))
     for link in item.links:
         if (root / link).exists():
             out.append((Path(link).name or link.rstrip("/").rsplit("/", 1)[-1], link))
