@@ -35,6 +35,7 @@ from redecorate.report.agreement import (
     evidence_frame,
 )
 from redecorate.report.contents import SOURCES, PublishedItem
+from redecorate.report.markdown_html import markdown_to_html
 from redecorate.report.published import read_published
 from redecorate.report.tables import fmt, markdown_table
 from redecorate.report.verdicts import (
@@ -45,6 +46,7 @@ from redecorate.report.verdicts import (
     VERDICTS,
     evidence_verdict,
 )
+from redecorate.util import atomic_dir, atomic_write
 
 __all__ = [
     "FIGURES_DIR", "PILOT", "README_END", "README_START", "REPORT_FILE", "THESIS", "ExperimentEvidence",
@@ -418,9 +420,6 @@ def write_report(index: ReplicationIndex, root: str | os.PathLike[str], *,
     """Write ``REPLICATION.md`` and its figures (:data:`FIGURES_DIR`) under ``root`` and, with
     ``page``, the report as an HTML page with the figures embedded; returns the files written.
     Each file is replaced only once complete."""
-    from redecorate.report.markdown_html import markdown_to_html
-    from redecorate.util import atomic_dir, atomic_write
-
     root = Path(root)
     with atomic_dir(root / FIGURES_DIR) as staged:
         drawn = write_figures(index, staged)
