@@ -11,7 +11,9 @@ name and the other algorithms' entries, and the unit's own algorithm entry
 ``records_from`` (a directory laid out like ``results/``: ``<experiment>/records/<dataset>/``,
 e.g. the committed records of an unfinished experiment) takes a unit's rows from any earlier
 file holding a unit with the same key, writing its own experiment name into them, and
-computes only the other units. Records never depend on how units are grouped into jobs
+computes only the other units, and only from files computed on the same data (the job
+records the :meth:`~redecorate.data.Dataset.content_sha256` of the data it read; a file
+written before jobs recorded it is taken as it is). Records never depend on how units are grouped into jobs
 (:mod:`redecorate.kinds.jobs`), so a ``pilot`` run (one run of CV) continues to the thesis scale
 with its run 0 reused, and a different ``job_seconds`` still reuses. The match is by key, never
 by file name or modification time: a changed setting computes afresh, and nothing computed
@@ -128,18 +130,21 @@ def process_cpu_seconds() -> float:
 
 def write_job_records(frame: pd.DataFrame, path: str | os.PathLike[str], *, units: Sequence[Mapping[str, Any]],
                       unit_keys: Sequence[str], unit_rows: Sequence[int], unit_cpu_s: Sequence[float],
-                      unit_sources: Sequence[str | None], git: Mapping[str, Any], cpu_s: float) -> None:
+                      unit_sources: Sequence[str | None], git: Mapping[str, Any], cpu_s: float,
+                      data_sha256: str | None = None) -> None:
     """Write a job's records atomically with, in the parquet metadata, its units in order with
     their keys, rows, CPU and source (None: computed by this job; else the earlier file they
-    were taken from), the code's commit (and whether the tree was dirty:
-    :func:`redecorate.provenance.git_state`), the job's CPU, host and time."""
+    were taken from), the checksum of the data they were computed on, the code's commit (and
+    whether the tree was dirty: :func:`redecorate.provenance.git_state`), the job's CPU, host
+    and time."""
     lengths = {len(units), len(unit_keys), len(unit_rows), len(unit_cpu_s), len(unit_sources)}
     if sum(unit_rows) != len(frame) or len(lengths) != 1:
         raise ValueError("unit_keys, unit_rows, unit_cpu_s and unit_sources need one entry per unit, "
                          "rows summing to the frame")
     info = {"units": [dict(u) for u in units], "unit_keys": list(unit_keys),
             "unit_rows": [int(n) for n in unit_rows], "unit_cpu_s": [round(float(c), 3) for c in unit_cpu_s],
-            "unit_sources": list(unit_sources), "commit": git.get("commit"), "dirty": git.get("dirty"),
+            "unit_sources": list(unit_sources), "data_sha256": data_sha256,
+            "commit": git.get("commit"), "dirty": git.get("dirty"),
             "cpu_s": round(cpu_s, 3), "host": socket.gethostname(),
             "written_at": datetime.now(UTC).isoformat(timespec="seconds")}
     table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -175,15 +180,19 @@ class KeptUnit:
         return frame
 
 
-def kept_units(root: str | os.PathLike[str], dataset: str, prefer: str | None = None) -> dict[str, KeptUnit]:
+def kept_units(root: str | os.PathLike[str], dataset: str, prefer: str | None = None,
+               data_sha256: str | None = None) -> dict[str, KeptUnit]:
     """Unit key -> its earlier records in ``root/*/records/<dataset>/*.parquet`` (the
-    experiment ``prefer`` first, then the others by name; the first file holding a key wins)."""
+    experiment ``prefer`` first, then the others by name; the first file holding a key wins),
+    leaving out files computed on data other than ``data_sha256``."""
     folders = sorted(Path(root).glob(f"*/records/{dataset}"), key=lambda f: (f.parent.parent.name != prefer, str(f)))
     found: dict[str, KeptUnit] = {}
     for folder in folders:
         for path in sorted(folder.glob("*.parquet")):
             info = job_record_info(path)
             if info is None or "unit_keys" not in info:
+                continue
+            if data_sha256 is not None and info.get("data_sha256") not in (None, data_sha256):
                 continue
             start = 0
             for key, rows, cpu in zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], strict=True):
@@ -202,13 +211,14 @@ def run_job_records(
     progress: Callable[[str], None] = print,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """One job's records, in unit order: units kept under ``records_from`` (same unit key) are
-    read, the others computed. Returns the records and the metadata arguments of
-    :func:`write_job_records`."""
+    read, the others computed (never from records of other data). Returns the records and the
+    metadata arguments of :func:`write_job_records`."""
     if not units:
         raise ValueError("a job needs at least one unit of work")
     experiment = settings.experiment
     keys = [unit_key(kind, settings, unit, dataset.name) for unit in units]
-    kept = kept_units(records_from, dataset.name, prefer=experiment) if records_from else {}
+    data_sha256 = dataset.content_sha256()
+    kept = kept_units(records_from, dataset.name, prefer=experiment, data_sha256=data_sha256) if records_from else {}
     todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
     for unit, key in zip(units, keys, strict=True):
         if key in kept:
@@ -226,4 +236,4 @@ def run_job_records(
         sources.append(source)
     records = pd.concat(frames, ignore_index=True)
     return records, {"units": [dict(u) for u in units], "unit_keys": keys, "unit_rows": rows,
-                     "unit_cpu_s": cpus, "unit_sources": sources}
+                     "unit_cpu_s": cpus, "unit_sources": sources, "data_sha256": data_sha256}

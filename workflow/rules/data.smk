@@ -2,10 +2,33 @@
 
 The prepared parquet (+ JSON sidecar with provenance and checksum) is what every
 experiment job reads, so the (possibly slow, possibly online) fetching and ARFF parsing
-happen once. Where the data came from (the registry's source or data_mirror) is not a
-rule parameter: a mirror and a download of the same checksummed file give the same
-prepared data, and switching between them must not invalidate finished results.
+happen once. The rule's parameter `source` is what the data is made from (the registry
+entry and the local file's checksum: redecorate.data.staleness), so an edit prepares the
+dataset again and reruns every job that read it. It is computed here, while the workflow is
+parsed, for every dataset the selected experiments use, so a missing file, a file that is not
+the version the registry pins, or a registry whose sizes no longer match the prepared data
+fails the dry run. Whether a mirror or a download gave a checksummed file is not part of it:
+switching between them must not invalidate finished results.
 """
+
+from redecorate.data.errors import DataError
+from redecorate.data.staleness import prepared_source_param, prepared_source_params
+
+try:
+    PREPARED_SOURCES = prepared_source_params(
+        all_datasets(), DATASET_REGISTRY, mirror=config["data_mirror"], prepared_dir=f"{DATA}/prepared"
+    )
+except DataError as exc:
+    raise WorkflowError(f"Invalid configuration.\n{exc}") from None
+
+
+def _prepared_source(wildcards):
+    """The `source` parameter (a dataset no selected experiment uses, asked for by path, too)."""
+    if wildcards.dataset not in PREPARED_SOURCES:
+        PREPARED_SOURCES[wildcards.dataset] = prepared_source_param(
+            wildcards.dataset, DATASET_REGISTRY, mirror=config["data_mirror"], prepared=prepared(wildcards.dataset)
+        )
+    return PREPARED_SOURCES[wildcards.dataset]
 
 
 def _prepare_mem_mb(wildcards):
@@ -29,6 +52,7 @@ rule prepare_dataset:
         sidecar=f"{DATA}/prepared/{{dataset}}.json",
     params:
         raw_dir=f"{DATA}/raw",
+        source=_prepared_source,
     log:
         f"{DATA}/logs/prepare_{{dataset}}.log",
     benchmark:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -48,6 +49,9 @@ class Dataset:
             (Weka's ``deleteWithMissingClass``); kept so reports can explain size gaps.
         notes: other load-time decisions worth reporting (e.g. dropped string attributes).
         weights: per-instance weights from an ARFF ``{w}`` suffix, or None when all are 1.
+        source_fingerprint: for a registry dataset, what it was loaded from
+            (:func:`redecorate.data.fingerprint.source_fingerprint`), which its prepared copy
+            records; None otherwise.
     """
 
     name: str
@@ -58,6 +62,7 @@ class Dataset:
     n_missing_class_dropped: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
     weights: np.ndarray | None = None
+    source_fingerprint: dict[str, Any] | None = None
 
     # -- summaries ----------------------------------------------------------------------
     @property
@@ -79,6 +84,28 @@ class Dataset:
     def class_name(self) -> str:
         """Name of the class attribute (the ``y`` series name)."""
         return str(self.y.name)
+
+    def content_sha256(self) -> str:
+        """SHA-256 of what a learner sees: values, declared domains (in order), names, weights.
+
+        Why: records are reused by unit key (:mod:`redecorate.job_records`), and a unit key
+        names its dataset, not its data; an edited dataset must not take the records computed
+        on the old one. ``sha256`` is the source file's, which a changed class attribute or a
+        subsample leaves as it was.
+        """
+        import hashlib
+        import json
+
+        h = hashlib.sha256()
+        domains = {str(c): [str(v) for v in self.X[c].cat.categories] for c in self.nominal_attributes}
+        header = {"columns": [str(c) for c in self.X.columns], "class": self.class_name,
+                  "classes": [str(v) for v in self.y.cat.categories], "domains": domains}  # fmt: skip
+        h.update(json.dumps(header, sort_keys=True).encode("utf-8"))
+        h.update(pd.util.hash_pandas_object(self.X, index=False).to_numpy().tobytes())
+        h.update(pd.util.hash_pandas_object(self.y, index=False).to_numpy().tobytes())
+        if self.weights is not None:
+            h.update(np.ascontiguousarray(self.weights, dtype=np.float64).tobytes())
+        return h.hexdigest()
 
     @property
     def nominal_attributes(self) -> list[str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,9 @@ import numpy as np
 
 from redecorate.config import did_you_mean, load_yaml_validated
 from redecorate.data.arff import ClassAttribute
-from redecorate.data.dataset import Dataset
-from redecorate.data.errors import RegistryError
+from redecorate.data.dataset import REGISTRY_HINT, Dataset
+from redecorate.data.errors import DataError, RegistryError
+from redecorate.data.fingerprint import local_source, source_fingerprint
 from redecorate.data.sources.bundled import load_bundled
 from redecorate.data.sources.csv_table import load_csv
 from redecorate.data.sources.local_arff import load_local_arff, load_mirror
@@ -240,10 +241,28 @@ def load_dataset(
             read from there and nothing is downloaded.
         openml_server, timeout, retries: passed to the OpenML downloader.
 
-    The returned dataset is named by the registry key, whatever label was asked for.
+    The returned dataset is named by the registry key, whatever label was asked for. An error
+    names the registry ``registry`` is (the sources' messages name the default one).
     """
     reg = registry if isinstance(registry, Registry) else load_registry(registry)
     entry = reg.resolve(name)
+    try:
+        # Taken before the load: a file edited meanwhile then differs from the record, and the
+        # workflow prepares it again (redecorate.data.staleness).
+        path = local_source(entry, mirror)
+        fingerprint = None if path is not None and not path.is_file() else source_fingerprint(entry, mirror)
+        dataset = _load_entry(entry, reg, data_dir=data_dir, mirror=mirror, openml_server=openml_server,
+                              timeout=timeout, retries=retries)
+        return replace(dataset, source_fingerprint=fingerprint)
+    except DataError as exc:
+        if str(reg.path) != REGISTRY_HINT:
+            exc.args = (str(exc).replace(REGISTRY_HINT, str(reg.path)), *exc.args[1:])
+        raise
+
+
+def _load_entry(entry: DatasetEntry, reg: Registry, *, data_dir: str | Path, mirror: str | Path | None,
+                openml_server: str, timeout: float, retries: int) -> Dataset:
+    """:func:`load_dataset` of a resolved entry."""
     if mirror is not None and entry.file:
         dataset = load_mirror(mirror, entry.file, name=entry.name,
                               class_attribute=entry.class_attribute, expected_sha256=entry.sha256)

@@ -22,6 +22,8 @@ from redecorate.data.errors import DatasetError
 from redecorate.util import atomic_write
 
 FORMAT_VERSION = 1
+PREPARED_FROM = "prepared_from"
+"""Sidecar key: what the data was prepared from (:func:`redecorate.data.staleness.source_fingerprint`)."""
 CLASS_COLUMN = "__class__"
 WEIGHT_COLUMN = "__weight__"
 
@@ -36,7 +38,11 @@ def _categories(series: pd.Series) -> list[Any]:
 
 
 def save_prepared(dataset: Dataset, path: str | Path) -> Path:
-    """Write ``dataset`` to ``path`` (parquet) and its sidecar; both atomically. Returns ``path``."""
+    """Write ``dataset`` to ``path`` (parquet) and its sidecar; both atomically. Returns ``path``.
+
+    The sidecar records the dataset's source fingerprint, if it has one, so a later run can
+    tell whether the copy is still current (:mod:`redecorate.data.staleness`).
+    """
     path = Path(path)
     reserved = {CLASS_COLUMN, WEIGHT_COLUMN} & set(map(str, dataset.X.columns))
     if reserved:
@@ -62,6 +68,8 @@ def save_prepared(dataset: Dataset, path: str | Path) -> Path:
         "class_categories": _categories(dataset.y),
         "nominal_categories": {c: _categories(dataset.X[c]) for c in dataset.nominal_attributes},
     }
+    if dataset.source_fingerprint is not None:
+        meta[PREPARED_FROM] = dict(dataset.source_fingerprint)
     atomic_write(path, lambda tmp: table.to_parquet(tmp, engine="pyarrow", index=False))
     atomic_write(sidecar_path(path),
                   lambda tmp: tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8"))
