@@ -42,6 +42,7 @@ __all__ = [
     "load_experiment",
     "report_settings",
     "slice_experiments",
+    "slice_notes",
     "split_algorithms",
     "without_datasets",
 ]
@@ -373,6 +374,35 @@ def slice_experiments(
                               for key in kept}},
         )
     return out
+
+
+def slice_notes(spec: ExperimentSpec, folder: str) -> list[str]:
+    """What a user must know before a slice runs (printed by the workflow, once): where its
+    results go, and the comparisons of the report that it leaves without a side.
+
+    Why: a slice that leaves out the report's baseline (``report.baseline``, or one side of a
+    ``report.comparisons`` pair) runs its jobs, then reports tables with nothing in them; said
+    up front, the user can add the baseline or accept it.
+    """
+    if spec.slice is None:
+        return []
+    kept = "; ".join(f"{key} {', '.join(spec.slice[key])}" for key in ("algorithms", "datasets")
+                     if spec.slice[f"left_out_{key}"])  # fmt: skip
+    notes = [f"{spec.name}: a slice ({kept}); its results go to {folder}/, apart from the whole "
+             "experiment's, whose later run reuses its units with records_from=results"]
+    left_out = set(spec.slice["left_out_algorithms"])
+    baseline = spec.report.get("baseline")
+    if baseline in left_out:
+        notes.append(f"{spec.name}: the slice leaves out the report's baseline {baseline!r} "
+                     "(report.baseline): its tables compare nothing with it; add it to "
+                     "algorithms=[...] to have them")
+    for pair in spec.report.get("comparisons") or ():
+        missing = [pair[side] for side in ("a", "b") if pair.get(side) in left_out]
+        if missing:
+            notes.append(f"{spec.name}: the slice leaves out {', '.join(map(repr, missing))}, so "
+                         f"the comparison {pair['a']} vs {pair['b']} (report.comparisons, Table "
+                         f"{pair.get('table', '?')}) is not made")
+    return notes
 
 
 def report_settings(spec: ExperimentSpec, published_dir: str | os.PathLike[str]) -> ReportSettings:

@@ -9,18 +9,30 @@ folder of the other scales cannot be an experiment's (experiment names start wit
 or digit, never ``_``), and its results sit one level deeper, so ``records_from=results``,
 which reads ``results/*/records/<dataset>/``, never takes another scale's records for the
 thesis scale's (their unit keys differ anyway, since the protocol is part of the key).
+
+A slice of an experiment (``--config algorithms=[...] datasets=[...]``) has its own folder
+beside the experiment's, ``<experiment>.slice-<hash of what it kept>`` (:func:`experiment_folder`):
+its jobs are packed differently, so writing them into the experiment's folder replaced the whole
+run's job files (``records/<dataset>/chunk0.parquet``) with the slice's and lost the records of
+everything the slice left out. Apart, a slice never touches a record it did not compute, and
+``records_from=results`` still finds its units (``results/*/records/<dataset>/``), so the whole
+experiment reuses them.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["OTHER_SCALES_DIR", "THESIS_SCALE", "finished_elsewhere", "results_root"]
+__all__ = ["OTHER_SCALES_DIR", "SLICE_MARK", "THESIS_SCALE", "experiment_folder", "finished_elsewhere",
+           "results_root"]
 
 THESIS_SCALE = "thesis"
 OTHER_SCALES_DIR = "_scales"
+SLICE_MARK = ".slice-"
 FINISHED_MARKER = "provenance.json"
 """Written last for an experiment (rule ``provenance``): its presence means it finished."""
 
@@ -29,6 +41,17 @@ def results_root(results_dir: str | os.PathLike[str], scale: str) -> str:
     """The directory holding ``<experiment>/`` folders of a run at ``scale``."""
     base = str(results_dir).rstrip("/") or "."
     return base if scale == THESIS_SCALE else f"{base}/{OTHER_SCALES_DIR}/{scale}"
+
+
+def experiment_folder(name: str, slice_: Mapping[str, Sequence[str]] | None) -> str:
+    """The folder of an experiment's results under its scale's root: ``name``, or for a slice
+    ``name.slice-<8 hex digits>``, a hash of the algorithms and datasets it kept (the same slice
+    run again is the same folder, so Snakemake finds it up to date)."""
+    if slice_ is None:
+        return name
+    kept = {key: list(slice_[key]) for key in ("algorithms", "datasets")}
+    digest = hashlib.sha256(json.dumps(kept, sort_keys=True).encode("utf-8")).hexdigest()
+    return f"{name}{SLICE_MARK}{digest[:8]}"
 
 
 def finished_elsewhere(results_dir: str | os.PathLike[str], experiments: Iterable[str],

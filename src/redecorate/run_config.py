@@ -33,9 +33,10 @@ from redecorate.experiments import (
     experiment_file,
     load_experiment,
     slice_experiments,
+    slice_notes,
     without_datasets,
 )
-from redecorate.layout import results_root
+from redecorate.layout import experiment_folder, results_root
 from redecorate.learners.registry import ALGORITHMS
 
 __all__ = ["ALL_EXPERIMENTS", "CONFIG_SOURCE", "SLICE_KEYS", "Run", "load_run", "parse_config_values"]
@@ -55,8 +56,9 @@ class Run:
             command line), as Snakemake's ``config`` holds it after :func:`load_run`.
         registry_path: the dataset registry actually used (``registry`` key).
         registry: its entries by dataset name.
-        experiments: experiment name -> its :class:`~redecorate.kinds.ExperimentSpec`,
-            at the selected scale, without datasets unavailable offline, sliced.
+        experiments: results folder -> its :class:`~redecorate.kinds.ExperimentSpec`,
+            at the selected scale, without datasets unavailable offline, sliced (the folder
+            is the experiment's name, or for a slice ``<name>.slice-<hash>``).
         skipped: experiment name -> {dataset: why it was dropped offline}.
     """
 
@@ -172,8 +174,8 @@ def load_run(cfg: Mapping[str, Any], repo: str | os.PathLike[str],
     """The run a configuration describes (see the module docstring).
 
     ``cfg`` holds the command line's values (Snakemake's ``config`` before this call);
-    ``announce`` receives one line per dataset dropped offline (None: silent, as job
-    subprocesses that re-read the workflow should be).
+    ``announce`` receives one line per dataset dropped offline and what a slice must say
+    before any job (None: silent, as job subprocesses that re-read the workflow should be).
     """
     repo = Path(repo)
     schemas = repo / "workflow" / "schemas"
@@ -202,5 +204,12 @@ def load_run(cfg: Mapping[str, Any], repo: str | os.PathLike[str],
                 f"experiment file {spec.path}: key 'name': {spec.name!r} is also the name of "
                 f"{experiments[spec.name].path}; experiment names must be unique")
         experiments[spec.name] = spec
-    experiments = slice_experiments(experiments, config["algorithms"], config["datasets"], CONFIG_SOURCE)
+    sliced = slice_experiments(experiments, config["algorithms"], config["datasets"], CONFIG_SOURCE)
+    # Keyed by results folder: a slice's is its own (redecorate.layout.experiment_folder), so it
+    # never replaces the job files of the whole experiment.
+    experiments = {experiment_folder(spec.name, spec.slice): spec for spec in sliced.values()}
+    if announce is not None:
+        for folder, spec in experiments.items():
+            for note in slice_notes(spec, folder):
+                announce(note)
     return Run(config, registry_path, registry, experiments, skipped)

@@ -40,7 +40,7 @@ def _job_params(wildcards):
     spec = EXPERIMENTS[wildcards.experiment]
     return {
         "kind": spec.kind,
-        "settings": JOB_SETTINGS[spec.name],
+        "settings": JOB_SETTINGS[wildcards.experiment],
         "units": [dict(unit) for unit in _chunk(wildcards).units],
     }
 

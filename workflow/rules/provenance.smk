@@ -41,7 +41,7 @@ def _provenance_settings(wildcards):
             "points": list(spec.protocol.points),
             "seed": spec.protocol.seed,
             "settings": spec.settings.to_json(),
-            "jobs": {dataset: len(chunks) for dataset, chunks in JOB_PLANS[spec.name].items()},
+            "jobs": {dataset: len(chunks) for dataset, chunks in JOB_PLANS[wildcards.experiment].items()},
         },
         "experiment_file": str(spec.path),
         "config": {key: config[key] for key in sorted(config)},

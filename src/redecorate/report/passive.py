@@ -56,9 +56,12 @@ THESIS_SCATTER_POINTS = (1, 20)
 def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSettings) -> ReplicationReport:
     """Comparison tables, figures, analyses and reproduced vs published."""
     baseline = settings.report.get("baseline")
-    others = list(settings.report.get("others", []))
+    # A slice (--config algorithms=...) runs some of them; its banner says what it left out.
+    others = [name for name in settings.report.get("others", []) if name in settings.algorithms]
     points = settings.points
-    if baseline and others:
+    if baseline and baseline not in settings.algorithms:
+        print(f"the baseline {baseline!r} was not run (left out of a slice): no comparison tables or figures")
+    elif baseline and others:
         numbers = table_numbers(read_published(list(settings.published))) if settings.published else {}
         written = write_comparison_tables(
             records, out.tables, baseline, others, datasets=list(settings.datasets), points=points,
