@@ -1,13 +1,13 @@
-"""The OpenML download path, against a local HTTP server started by the test.
+"""The OpenML download path (openml-python), against a local HTTP server started by the test.
 
-The server speaks the two requests the downloader makes: the JSON description at
-``/api/v1/json/data/<id>`` (with the file URL and md5) and the ARFF file itself.
+The server speaks the two requests openml-python makes for a dataset: the XML description at
+``/api/v1/xml/data/<id>`` (with the file URL and md5) and the ARFF file itself, and answers
+an unknown address as OpenML does (HTTP 412, an XML error with code 111).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import socket
 import threading
 import time
@@ -36,6 +36,10 @@ TOY_ARFF = b"""% toy dataset served by the test
 """
 
 
+UNKNOWN = (b'<oml:error xmlns:oml="http://openml.org/openml"><oml:code>111</oml:code>'
+           b"<oml:message>Unknown dataset</oml:message></oml:error>")
+
+
 class FakeOpenML:
     """Routes of the fake server: path -> (status, body, delay seconds)."""
 
@@ -44,14 +48,23 @@ class FakeOpenML:
         self.hits: list[str] = []
         self.base = ""
 
-    def publish(self, openml_id: int, arff: bytes, *, md5: str | None = None, **extra: object) -> str:
+    def publish(self, openml_id: int, arff: bytes, *, md5: str | None = None, **extra: str) -> str:
         file_url = f"{self.base}/data/v1/download/{openml_id}/toy.arff"
-        desc = {"id": str(openml_id), "name": "toy", "version": "1", "format": "ARFF", "url": file_url,
-                "md5_checksum": md5 or hashlib.md5(arff).hexdigest(), "default_target_attribute": "play",
-                **extra}
-        self.routes[f"/api/v1/json/data/{openml_id}"] = (200, json.dumps({"data_set_description": desc}).encode(), 0.0)
+        fields = {"id": str(openml_id), "name": "toy", "version": "1", "format": "ARFF", "url": file_url,
+                  "md5_checksum": md5 or hashlib.md5(arff).hexdigest(), "default_target_attribute": "play",
+                  **extra}
+        xml = "".join(f"<oml:{key}>{value}</oml:{key}>" for key, value in fields.items())
+        desc = f'<oml:data_set_description xmlns:oml="http://openml.org/openml">{xml}</oml:data_set_description>'
+        self.routes[f"/api/v1/xml/data/{openml_id}"] = (200, desc.encode(), 0.0)
         self.routes[f"/data/v1/download/{openml_id}/toy.arff"] = (200, arff, 0.0)
         return file_url
+
+
+def cached(root: Path, openml_id: int) -> Path:
+    """openml-python's cache folder of a dataset under ``<root>/openml`` (any server)."""
+    found = list((root / "openml").glob(f"**/datasets/{openml_id}"))
+    assert len(found) == 1, found
+    return found[0]
 
 
 @pytest.fixture
@@ -61,12 +74,12 @@ def server() -> Iterator[FakeOpenML]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # http.server calls do_GET
             fake.hits.append(self.path)
-            status, body, delay = fake.routes.get(
-                self.path, (412, b'{"error": {"code": "111", "message": "Unknown dataset"}}', 0.0))
+            status, body, delay = fake.routes.get(self.path, (412, UNKNOWN, 0.0))
             if delay:
                 time.sleep(delay)
             try:
                 self.send_response(status)
+                self.send_header("Content-Type", "text/plain; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
@@ -103,22 +116,40 @@ def test_download_verify_cache_and_load(server: FakeOpenML, tmp_path: Path) -> N
     assert any("row ids" in n for n in ds.notes)
     assert list(ds.X["outlook"].cat.categories) == ["sunny", "overcast", "rainy"]
     assert "OpenML dataset 42" in ds.source and ds.sha256 == hashlib.sha256(TOY_ARFF).hexdigest()
-    cached = tmp_path / "openml" / "42"
-    assert (cached / "toy.arff").read_bytes() == TOY_ARFF
-    assert (cached / "description.json").is_file()
-    assert not list(cached.glob("*.part")) and not list(cached.glob(".*"))
+    folder = cached(tmp_path, 42)
+    assert (folder / "dataset.arff").read_bytes() == TOY_ARFF
+    assert (folder / "description.xml").is_file()
     # A second load is served from the cache: no request reaches the server.
     hits = len(server.hits)
     again = load_openml(42, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)
     assert len(server.hits) == hits and again.X.equals(ds.X)
 
 
+def test_openml_python_settings_are_restored_after_a_download(server: FakeOpenML, tmp_path: Path) -> None:
+    """The server, cache, retries and the requests timeout are set for our call only."""
+    import openml
+    import requests.adapters
+
+    before = (openml.config.server, openml.config.get_config_as_dict()["cachedir"],
+              openml.config.connection_n_retries, requests.adapters.HTTPAdapter.send)  # fmt: skip
+    server.publish(42, TOY_ARFF)
+    load_openml(42, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)
+    with pytest.raises(DownloadError):
+        load_openml(999, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)
+    after = (openml.config.server, openml.config.get_config_as_dict()["cachedir"],
+             openml.config.connection_n_retries, requests.adapters.HTTPAdapter.send)  # fmt: skip
+    assert after == before
+
+
 def test_corrupt_cache_is_downloaded_again(server: FakeOpenML, tmp_path: Path) -> None:
     server.publish(42, TOY_ARFF)
     load_openml(42, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)
-    (tmp_path / "openml/42/toy.arff").write_bytes(b"garbage")
+    # A truncated or damaged file (a download killed while writing it) is fetched again.
+    (cached(tmp_path, 42) / "dataset.arff").write_bytes(TOY_ARFF[:40])
+    hits = len(server.hits)
     ds = load_openml(42, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)
-    assert ds.n_instances == 4
+    assert ds.n_instances == 4 and len(server.hits) > hits
+    assert (cached(tmp_path, 42) / "dataset.arff").read_bytes() == TOY_ARFF
 
 
 def test_checksum_mismatch_leaves_no_file(server: FakeOpenML, tmp_path: Path) -> None:
@@ -126,7 +157,7 @@ def test_checksum_mismatch_leaves_no_file(server: FakeOpenML, tmp_path: Path) ->
     with pytest.raises(DownloadError) as info:
         load_openml(43, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)
     msg = str(info.value)
-    assert "'toy'" in msg and url in msg and "md5 checksum mismatch" in msg
+    assert "'toy'" in msg and "/api/v1/xml/data/43" in msg and "md5 checksum mismatch" in msg and url in msg
     assert "--config data_mirror=../shared/datasets/uci" in msg
     assert not any(p.is_file() for p in (tmp_path / "openml").rglob("*"))
 
@@ -135,16 +166,16 @@ def test_unreachable_server_fails_fast_with_the_offline_fix(tmp_path: Path) -> N
     base = f"http://127.0.0.1:{closed_port()}"
     start = time.monotonic()
     with pytest.raises(DownloadError) as info:
-        load_openml(2, name="anneal", data_dir=tmp_path, server=base, timeout=2, retries=1, backoff=0.05)
-    assert time.monotonic() - start < 5
+        load_openml(2, name="anneal", data_dir=tmp_path, server=base, timeout=2, retries=1)
+    assert time.monotonic() - start < 5  # two attempts, one second apart
     msg = str(info.value)
-    assert "'anneal'" in msg and f"{base}/api/v1/json/data/2" in msg
+    assert "'anneal'" in msg and f"{base}/api/v1/xml/data/2" in msg and "no connection" in msg
     assert "--config data_mirror=../shared/datasets/uci" in msg
 
 
 def test_timeout_is_bounded(server: FakeOpenML, tmp_path: Path) -> None:
     server.publish(44, TOY_ARFF)
-    server.routes["/api/v1/json/data/44"] = (*server.routes["/api/v1/json/data/44"][:2], 1.5)
+    server.routes["/api/v1/xml/data/44"] = (*server.routes["/api/v1/xml/data/44"][:2], 1.5)
     start = time.monotonic()
     with pytest.raises(DownloadError, match="timed out"):
         load_openml(44, name="toy", data_dir=tmp_path, server=server.base, timeout=0.3, retries=0)
@@ -155,26 +186,26 @@ def test_unknown_id_points_at_the_registry(server: FakeOpenML, tmp_path: Path) -
     with pytest.raises(DownloadError) as info:
         load_openml(999, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)
     msg = str(info.value)
-    assert "HTTP 412" in msg and "check openml_id for 'toy' in config/datasets.yaml" in msg
+    assert "OpenML error 111 Unknown dataset" in msg and "check openml_id for 'toy' in config/datasets.yaml" in msg
 
 
 def test_missing_file_on_server(server: FakeOpenML, tmp_path: Path) -> None:
     server.publish(45, TOY_ARFF)
     del server.routes["/data/v1/download/45/toy.arff"]
-    with pytest.raises(DownloadError, match="HTTP 412"):
+    with pytest.raises(DownloadError, match=r"from http://\S+/data/v1/download/45/toy.arff: OpenML error 111"):
         load_openml(45, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)
     assert not any(p.is_file() and p.suffix == ".arff" for p in (tmp_path / "openml").rglob("*"))
 
 
 def test_registry_openml_entry_is_downloaded_and_checked(server: FakeOpenML, tmp_path: Path) -> None:
-    server.publish(46, TOY_ARFF, ignore_attribute=["row_id"])
+    server.publish(46, TOY_ARFF, ignore_attribute="row_id")
     reg_path = tmp_path / "datasets.yaml"
     reg_path.write_text("datasets:\n  toy:\n    source: openml\n    openml_id: 46\n    file: toy.arff\n"
                         "    instances: 4\n    classes: 2\n    attributes: 2\n")
     reg = load_registry(reg_path, schema_path=SCHEMA)
     ds = load_dataset("toy", registry=reg, data_dir=tmp_path / "data", openml_server=server.base,
                       timeout=5, retries=0)
-    assert ds.X.shape == (4, 2) and (tmp_path / "data/openml/46/toy.arff").is_file()
+    assert ds.X.shape == (4, 2) and (cached(tmp_path / "data", 46) / "dataset.arff").is_file()
     # With a mirror the same entry never touches the network.
     mirror = tmp_path / "mirror"
     mirror.mkdir()

@@ -2,8 +2,8 @@
 
 Opt-in (``python3 -m pytest -m network``): this repository's machines and CI have no network,
 so the ids in ``config/datasets.yaml`` are marked ``# unverified`` there until this test has
-passed somewhere with network. Each dataset is downloaded through the project's own OpenML
-client (``redecorate.data.sources.openml``: cached, md5-checked) and checked against the
+passed somewhere with network. Each dataset is downloaded through openml-python
+(``redecorate.data.sources.openml``: cached, md5-checked, bounded in time) and checked against the
 registry's instance, class and attribute counts, which were computed from the Weka ARFF files
 the dissertation used; a wrong id fails with the counts that differ.
 """

@@ -1,7 +1,7 @@
 """Where datasets come from: each source returns a checked :class:`~redecorate.data.Dataset`.
 
 * :mod:`.local_arff` - the offline mirror of Weka ARFF files, or any ARFF path;
-* :mod:`.openml` - download by OpenML id into a checksummed cache;
+* :mod:`.openml` - download by OpenML id (openml-python) into a checksummed cache;
 * :mod:`.bundled` - scikit-learn's bundled iris / wine / breast_cancer (offline);
 * :mod:`.csv_table` - a local CSV with a named class column;
 * :mod:`.synthetic` - generated data (Oza's Synthetic1-3), a function of a seed (offline);
@@ -15,10 +15,7 @@ from redecorate.data.sources.local_arff import load_local_arff, load_mirror
 from redecorate.data.sources.openml import (
     DEFAULT_SERVER,
     DEFAULT_TIMEOUT,
-    OpenMLDescription,
-    description_url,
     download_openml,
-    fetch_description,
     load_openml,
 )
 from redecorate.data.sources.prepared import load_prepared, save_prepared, sidecar_path
@@ -28,10 +25,7 @@ __all__ = [
     "BUNDLED_NAMES",
     "DEFAULT_SERVER",
     "DEFAULT_TIMEOUT",
-    "OpenMLDescription",
-    "description_url",
     "download_openml",
-    "fetch_description",
     "file_digest",
     "generate_oza",
     "load_bundled",

@@ -1,29 +1,33 @@
-"""Downloading datasets from OpenML by id, with a checksummed on-disk cache.
+"""Datasets from OpenML by id, through openml-python, the field's client.
 
-Why plain HTTP rather than openml-python: the REST API needs two requests (the JSON description
-``{server}/api/v1/json/data/{id}``, which names the ARFF file's URL and its ``md5_checksum``, and
-the file itself), and doing them with the standard library keeps every network call under our
-control: bounded timeouts, a bounded number of retries, atomic writes, and an error message
-that says how to work offline. It also lets the tests point the code at a local HTTP server.
+openml-python fetches the dataset description (which names the ARFF file and its md5) and the
+ARFF file into its cache; the ARFF is then read by our own reader
+(:func:`redecorate.data.arff.read_arff`), so a download and the Weka mirror give datasets
+with the same semantics (declared domains in declared order, Weka's handling of missing
+classes). What openml-python leaves to its caller is done here:
 
-Cache layout (``data_dir`` defaults to ``data/``)::
+* **bounded network time**: openml-python calls ``requests`` without a timeout, so a stalled
+  server blocks forever; every request made while it works gets ``timeout`` seconds to
+  connect and between bytes (:func:`_client`), and at most ``retries`` retries of a
+  connection failure (its own retry loop, one second more between attempts each time);
+* **a verified cache**: openml-python reuses a cached file without checking it, and writes it
+  in place (a killed download leaves a truncated file). A cached ARFF whose md5 is not the
+  description's is fetched again, once; a download whose md5 is still wrong fails, and
+  nothing of it stays in the cache;
+* **errors that say what to do**: which dataset, which address, what went wrong, and the fix
+  (check ``openml_id`` in the registry, or work offline from the mirror).
 
-    data/openml/<id>/description.json   the server's description, as received
-    data/openml/<id>/<file name>.arff   the dataset, verified against md5_checksum
-
-A cached file whose md5 still matches the cached description is used without any network
-access, so a workflow that downloaded once can run offline afterwards.
+Cache: ``<data_dir>/openml/`` is openml-python's root cache directory (its layout:
+``<reversed server host>/datasets/<id>/description.xml`` and ``dataset.arff``). A dataset
+downloaded once loads without any network access afterwards.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import time
-import urllib.error
-import urllib.parse
-import urllib.request
-from dataclasses import dataclass, replace
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,43 +35,56 @@ from redecorate.data.arff import ClassAttribute, read_arff, to_dataset
 from redecorate.data.dataset import Dataset
 from redecorate.data.errors import DownloadError
 from redecorate.data.sources.checksum import file_digest
-from redecorate.util import atomic_path
+
+__all__ = ["DEFAULT_RETRIES", "DEFAULT_SERVER", "DEFAULT_TIMEOUT", "OFFLINE_FIX", "download_openml", "load_openml"]
 
 DEFAULT_SERVER = "https://www.openml.org"
 DEFAULT_TIMEOUT = 30.0
-"""Seconds a single connect or read may block."""
+"""Seconds a connection may take to open, and a response between two bytes."""
 DEFAULT_RETRIES = 2
-"""Extra attempts after a transient failure (connection error, timeout, HTTP 5xx)."""
+"""Extra attempts after a connection failure."""
 OFFLINE_FIX = "--config data_mirror=../shared/datasets/uci"
-_USER_AGENT = "redecorate (DECORATE replication; python urllib)"
-_CHUNK = 1 << 16
+_API = "/api/v1/xml"
 
 
-@dataclass(frozen=True)
-class OpenMLDescription:
-    """The parts of an OpenML dataset description the loader needs."""
+@contextmanager
+def _client(server: str, cache: Path, timeout: float, retries: int) -> Iterator[Any]:
+    """openml-python configured for one call, its settings restored afterwards.
 
-    openml_id: int
-    name: str
-    version: str
-    url: str
-    md5: str | None
-    default_target: str | None
-    ignore_attributes: tuple[str, ...]
-    row_id_attribute: str | None
+    openml-python keeps its server, cache directory and retry policy in module globals, and
+    ``requests`` has no global default timeout; both are set here for the duration of the
+    call only, so nothing else in the process (another server, a notebook's own settings)
+    is changed.
+    """
+    import openml
+    import requests.adapters
 
-    @property
-    def file_name(self) -> str:
-        """A safe local file name for the ARFF, taken from the URL when it names one."""
-        base = Path(urllib.parse.urlparse(self.url).path).name
-        if not base.endswith(".arff"):
-            base = f"{self.name or 'dataset'}.arff"
-        return "".join(c if c.isalnum() or c in "._-" else "_" for c in base)
+    config = openml.config
+    saved = (config.server, config.get_config_as_dict()["cachedir"], config.retry_policy,
+             config.connection_n_retries, os.environ.get(config.OPENML_SKIP_PARQUET_ENV_VAR))  # fmt: skip
+    send = requests.adapters.HTTPAdapter.send
 
+    def bounded_send(self: Any, request: Any, *args: Any, timeout: Any = None, **kwargs: Any) -> Any:
+        return send(self, request, *args, timeout=seconds if timeout is None else timeout, **kwargs)
 
-def description_url(server: str, openml_id: int) -> str:
-    """The REST address of a dataset description."""
-    return f"{server.rstrip('/')}/api/v1/json/data/{int(openml_id)}"
+    seconds = timeout
+    config.server = server.rstrip("/") + _API
+    config.set_root_cache_directory(cache)
+    config.set_retry_policy("human", retries + 1)  # attempts; "human": 1 s, 2 s, ... between them
+    # The ARFF, not the parquet copy: our reader keeps Weka's semantics (the mirror's).
+    os.environ[config.OPENML_SKIP_PARQUET_ENV_VAR] = "true"
+    requests.adapters.HTTPAdapter.send = bounded_send
+    try:
+        yield openml
+    finally:
+        requests.adapters.HTTPAdapter.send = send
+        config.server = saved[0]
+        config.set_root_cache_directory(saved[1])
+        config.set_retry_policy(saved[2], saved[3])
+        if saved[4] is None:
+            os.environ.pop(config.OPENML_SKIP_PARQUET_ENV_VAR, None)
+        else:
+            os.environ[config.OPENML_SKIP_PARQUET_ENV_VAR] = saved[4]
 
 
 def _fail(name: str, openml_id: int, url: str, reason: str, fix: str | None = None) -> DownloadError:
@@ -80,117 +97,25 @@ def _fail(name: str, openml_id: int, url: str, reason: str, fix: str | None = No
     )
 
 
-def _is_transient(exc: BaseException) -> bool:
-    """Server errors and network failures are worth retrying; 4xx answers are not."""
-    if isinstance(exc, urllib.error.HTTPError):
-        return exc.code >= 500
-    return isinstance(exc, (urllib.error.URLError, TimeoutError, ConnectionError, OSError))
+def _download_error(exc: BaseException, name: str, openml_id: int, url: str) -> DownloadError:
+    """What went wrong inside openml-python, as a :class:`DownloadError` with its fix."""
+    import requests
+    from openml.exceptions import OpenMLHashException, OpenMLServerException
 
-
-def _open(url: str, timeout: float) -> Any:
-    request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT, "Accept-Encoding": "identity"})
-    return urllib.request.urlopen(request, timeout=timeout)  # http(s) URLs by construction
-
-
-def _with_retries(fn: Any, *, retries: int, backoff: float) -> Any:
-    """Call ``fn`` up to ``retries + 1`` times, sleeping ``backoff * 2**k`` between attempts."""
-    for attempt in range(retries + 1):
-        try:
-            return fn()
-        except Exception as exc:  # classified below; re-raised when final
-            if attempt == retries or not _is_transient(exc):
-                raise
-            time.sleep(backoff * 2**attempt)
-    raise AssertionError("unreachable")
-
-
-def _reason(exc: BaseException) -> str:
-    """A short human description of a network exception."""
-    if isinstance(exc, urllib.error.HTTPError):
-        return f"HTTP {exc.code} {exc.reason}"
-    if isinstance(exc, urllib.error.URLError):
-        return f"{exc.reason}"
-    if isinstance(exc, TimeoutError):
-        return "timed out"
-    return f"{type(exc).__name__}: {exc}"
-
-
-def _parse_description(payload: dict[str, Any], openml_id: int) -> OpenMLDescription:
-    desc = payload.get("data_set_description", payload)
-    if not isinstance(desc, dict) or "url" not in desc:
-        raise ValueError("the answer is not an OpenML dataset description (no 'url')")
-    ignore = desc.get("ignore_attribute") or ()
-    if isinstance(ignore, str):
-        ignore = (ignore,)
-    return OpenMLDescription(
-        openml_id=int(desc.get("id", openml_id)),
-        name=str(desc.get("name", "")),
-        version=str(desc.get("version", "")),
-        url=str(desc["url"]),
-        md5=(str(desc["md5_checksum"]).lower() if desc.get("md5_checksum") else None),
-        default_target=desc.get("default_target_attribute") or None,
-        ignore_attributes=tuple(str(a) for a in ignore),
-        row_id_attribute=desc.get("row_id_attribute") or None,
-    )
-
-
-def _write_atomically(path: Path, chunks: Any, *, md5: str | None) -> str:
-    """Stream ``chunks`` to ``path`` via a temporary file; return the md5 of what was written.
-
-    The rename happens only after the checksum matched, so a crash or a corrupt transfer never
-    leaves a file that a later run would take for a good download.
-    """
-    h = hashlib.md5()  # OpenML publishes md5: integrity, not security
-    with atomic_path(path) as tmp:
-        with tmp.open("wb") as fh:
-            for chunk in chunks:
-                h.update(chunk)
-                fh.write(chunk)
-        digest = h.hexdigest()
-        if md5 is not None and digest != md5:
-            raise ValueError(f"md5 checksum mismatch: expected {md5}, got {digest}")
-    return digest
-
-
-def _stream(url: str, timeout: float) -> Any:
-    """Yield a response body in chunks, with an overall deadline of 20 timeouts."""
-    deadline = time.monotonic() + 20 * timeout
-    with _open(url, timeout) as response:
-        while chunk := response.read(_CHUNK):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"download took longer than {20 * timeout:.0f} s")
-            yield chunk
-
-
-def fetch_description(
-    openml_id: int,
-    *,
-    name: str,
-    server: str = DEFAULT_SERVER,
-    timeout: float = DEFAULT_TIMEOUT,
-    retries: int = DEFAULT_RETRIES,
-    backoff: float = 1.0,
-) -> tuple[OpenMLDescription, bytes]:
-    """Ask the server for a dataset description; return it parsed and as raw bytes."""
-    url = description_url(server, openml_id)
-
-    def get() -> bytes:
-        with _open(url, timeout) as response:
-            return response.read()
-
-    try:
-        raw = _with_retries(get, retries=retries, backoff=backoff)
-    except urllib.error.HTTPError as exc:
-        fix = (f"check openml_id for {name!r} in config/datasets.yaml, or work offline with {OFFLINE_FIX}"
-               if exc.code in {404, 412} else None)
-        raise _fail(name, openml_id, url, _reason(exc), fix) from exc
-    except (OSError, ValueError) as exc:
-        raise _fail(name, openml_id, url, _reason(exc)) from exc
-    try:
-        return _parse_description(json.loads(raw.decode("utf-8")), openml_id), raw
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise _fail(name, openml_id, url, f"unreadable description ({exc})",
-                    f"check the server address (expected an OpenML REST API), or work offline with {OFFLINE_FIX}") from exc
+    url = getattr(exc, "url", None) or url  # the address that failed: the description's or the file's
+    if isinstance(exc, OpenMLHashException):
+        return _fail(name, openml_id, url, f"md5 checksum mismatch ({exc})",
+                     "retry later (the transfer may have been corrupted); if it persists the server's "
+                     f"file changed: work offline with {OFFLINE_FIX}")  # fmt: skip
+    if isinstance(exc, OpenMLServerException) and exc.code in (110, 111, 112):
+        return _fail(name, openml_id, url, f"OpenML error {exc.code} {exc.message}",
+                     f"check openml_id for {name!r} in config/datasets.yaml, or work offline with "
+                     f"{OFFLINE_FIX}")  # fmt: skip
+    if isinstance(exc, requests.exceptions.Timeout):
+        return _fail(name, openml_id, url, f"timed out ({exc})")
+    if isinstance(exc, requests.exceptions.ConnectionError):
+        return _fail(name, openml_id, url, f"no connection ({exc})")
+    return _fail(name, openml_id, url, f"{type(exc).__name__}: {exc}")
 
 
 def download_openml(
@@ -201,39 +126,33 @@ def download_openml(
     server: str = DEFAULT_SERVER,
     timeout: float = DEFAULT_TIMEOUT,
     retries: int = DEFAULT_RETRIES,
-    backoff: float = 1.0,
-) -> tuple[Path, OpenMLDescription]:
-    """Make sure the dataset's ARFF is in the cache (downloading if needed); return its path.
+) -> tuple[Path, Any]:
+    """The dataset's ARFF in the cache, verified against the description's md5 (downloaded
+    when missing or damaged), and openml-python's description of it (an ``OpenMLDataset``).
 
-    Raises :class:`DownloadError` naming the dataset, the URL and the offline fix when the
-    server is unreachable, answers with an error, or sends bytes whose md5 does not match.
+    Raises :class:`DownloadError` naming the dataset, the address and the fix when the server
+    is unreachable or too slow, answers with an error, or sends bytes whose md5 is wrong.
     """
-    cache = Path(data_dir) / "openml" / str(int(openml_id))
-    desc_path = cache / "description.json"
-    if desc_path.is_file():
-        try:
-            desc = _parse_description(json.loads(desc_path.read_text(encoding="utf-8")), openml_id)
-        except (ValueError, OSError):
-            desc = None  # a damaged cache entry is refetched below
-        if desc is not None:
-            arff = cache / desc.file_name
-            if arff.is_file() and (desc.md5 is None or file_digest(arff, "md5") == desc.md5):
-                return arff, desc
-    desc, raw = fetch_description(openml_id, name=name, server=server, timeout=timeout,
-                                  retries=retries, backoff=backoff)
-    arff = cache / desc.file_name
-    try:
-        _with_retries(lambda: _write_atomically(arff, _stream(desc.url, timeout), md5=desc.md5),
-                      retries=retries, backoff=backoff)
-    except ValueError as exc:  # checksum mismatch
-        raise _fail(name, openml_id, desc.url, str(exc),
-                    "retry later (the transfer may have been corrupted); if it persists the server's "
-                    f"file changed: work offline with {OFFLINE_FIX}") from exc
-    except OSError as exc:
-        raise _fail(name, openml_id, desc.url, _reason(exc)) from exc
-    cache.mkdir(parents=True, exist_ok=True)
-    _write_atomically(desc_path, [raw], md5=None)
-    return arff, desc
+    import openml.exceptions
+    import requests
+
+    url = f"{server.rstrip('/')}{_API}/data/{int(openml_id)}"
+    failures = (openml.exceptions.OpenMLServerError, openml.exceptions.OpenMLHashException,
+                requests.exceptions.RequestException, OSError, ValueError)  # fmt: skip
+    with _client(server, Path(data_dir) / "openml", timeout, retries) as client:
+        for refresh in (False, True):
+            try:
+                described = client.datasets.get_dataset(
+                    int(openml_id), download_data=True, download_qualities=False,
+                    download_features_meta_data=False, force_refresh_cache=refresh)  # fmt: skip
+            except failures as exc:
+                raise _download_error(exc, name, openml_id, url) from exc
+            arff = Path(described.data_file)
+            if not described.md5_checksum or file_digest(arff, "md5") == described.md5_checksum.lower():
+                return arff, described
+    arff.unlink(missing_ok=True)  # a file whose md5 is wrong after a fresh download must not stay
+    raise _fail(name, openml_id, described.url, "md5 checksum mismatch: the downloaded file is not the "
+                "one the description names", f"retry later; if it persists work offline with {OFFLINE_FIX}")
 
 
 def load_openml(
@@ -245,7 +164,6 @@ def load_openml(
     server: str = DEFAULT_SERVER,
     timeout: float = DEFAULT_TIMEOUT,
     retries: int = DEFAULT_RETRIES,
-    backoff: float = 1.0,
 ) -> Dataset:
     """Download (or reuse from the cache) an OpenML dataset and load it as a :class:`Dataset`.
 
@@ -253,19 +171,20 @@ def load_openml(
     the last attribute. Attributes OpenML marks as ignored or as row ids are dropped (they are
     identifiers, not features) and the drop is recorded in :attr:`Dataset.notes`.
     """
-    path, desc = download_openml(openml_id, name=name, data_dir=data_dir, server=server,
-                                 timeout=timeout, retries=retries, backoff=backoff)
+    path, described = download_openml(openml_id, name=name, data_dir=data_dir, server=server,
+                                      timeout=timeout, retries=retries)
     content = read_arff(path)
     target: ClassAttribute = class_attribute
-    if target is None and desc.default_target:
-        targets = [t.strip() for t in desc.default_target.split(",") if t.strip()]
+    if target is None and described.default_target_attribute:
+        targets = [t.strip() for t in str(described.default_target_attribute).split(",") if t.strip()]
         target = targets[0] if len(targets) == 1 else None
     dataset = to_dataset(content, target, name=name)
-    present = [a for a in (*desc.ignore_attributes, desc.row_id_attribute)
-               if a and a in dataset.X.columns]
+    ignored = described.ignore_attribute or []
+    ignored = [ignored] if isinstance(ignored, str) else list(ignored)
+    present = [a for a in (*ignored, described.row_id_attribute) if a and a in dataset.X.columns]
     notes = dataset.notes
     if present:
         notes = (*notes, f"dropped attributes {present} that OpenML marks as ignored or row ids")
-    version = f" v{desc.version}" if desc.version else ""
-    source = f"OpenML dataset {desc.openml_id} ({desc.name}{version}) from {desc.url}, cached at {path}"
+    version = f" v{described.version}" if described.version else ""
+    source = f"OpenML dataset {described.dataset_id} ({described.name}{version}) from {described.url}, cached at {path}"
     return replace(dataset, X=dataset.X.drop(columns=present), notes=notes, source=source).check()
