@@ -261,6 +261,27 @@ def test_probability_comparisons_on_curves_known_by_hand() -> None:
     assert swapped["mse_reduction_outcome"] == -1 and swapped["mse_reduction"] < 0
 
 
+def test_probability_significance_pairs_the_systems_on_each_fold() -> None:
+    """Folds differ far more from each other (MSE 0.2 to 0.7, AULC 100 to 200) than the two
+    systems do on any fold (A better by about 0.01 and 2, on every fold): a paired test
+    finds the consistent difference significant, an unpaired one would drown it in the
+    spread between folds."""
+    from redecorate.report.active import probability_comparisons
+
+    rows = []
+    for fold in range(6):
+        mse_b, aulc_b = 0.2 + 0.1 * fold, 100.0 + 20.0 * fold
+        wobble = 0.1 * (fold % 2)
+        for system, mse, aulc in [("a", mse_b - 0.01 - wobble / 100, aulc_b + 2.0 + wobble), ("b", mse_b, aulc_b)]:
+            for n in (10, 20, 40):
+                rows += [("x", "d", system, 0, fold, n, n, "mse", mse, 0.0, 15),
+                         ("x", "d", system, 0, fold, n, n, "aulc", aulc, 0.0, 15)]
+    records = pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
+    row = probability_comparisons(records, [{"a": "a", "b": "b", "table": "7.x"}], ["d"]).iloc[0]
+    assert row["mse_reduction_outcome"] == 1 and row["mse_reduction_p"] < 1e-6
+    assert row["aulc_increase_outcome"] == 1 and row["aulc_increase_p"] < 1e-6
+
+
 def test_active_conclusions_put_the_trivial_prediction_beside_each_mean_claim() -> None:
     from redecorate.report.active_learning import active_conclusions
 

@@ -347,6 +347,27 @@ def test_curve_rows_cover_every_batch_until_the_pool_is_exhausted():
         assert r["accuracy"] * 10 == pytest.approx(round(r["accuracy"] * 10))  # k/10 correct
 
 
+def test_curve_aulc_fold_weights_classes_by_the_training_fold():
+    """``aulc_fold`` weights each class by its frequency in the training fold (§7.3.1), ``aulc``
+    by its frequency in the labeled set; at the end of the curve the labeled set is the whole
+    training fold, so the two must agree there. The test fold's class frequencies are made
+    very different from the training fold's (20/15/5 against 5/5/20), so priors taken from
+    the test fold would give another value."""
+    X, y = make_data(90, classes=3, seed=2)
+    codes = y.cat.codes.to_numpy()
+    by_class = [np.flatnonzero(codes == k) for k in range(3)]
+    pool = np.concatenate([by_class[0][:20], by_class[1][:15], by_class[2][:5]])
+    test = np.concatenate([by_class[0][20:25], by_class[1][15:20], by_class[2][5:25]])
+    rows = active_learning_curve(X.iloc[pool].reset_index(drop=True), y.iloc[pool].reset_index(drop=True),
+                                 X.iloc[test].reset_index(drop=True), y.iloc[test].reset_index(drop=True),
+                                 "qbag", SMALL, batch_size=10, metrics=("accuracy", "aulc", "aulc_fold"),
+                                 seed=np.random.SeedSequence(4))
+    assert rows[-1]["n_labeled"] == 40
+    assert rows[-1]["aulc_fold"] == pytest.approx(rows[-1]["aulc"], rel=1e-12)
+    # Earlier, the labeled set is a sample of the fold: the readings differ somewhere.
+    assert any(abs(r["aulc_fold"] - r["aulc"]) > 1e-9 for r in rows[:-1])
+
+
 def test_curve_initial_set_is_shared_by_systems():
     X, y = make_data(50)
     seed = np.random.SeedSequence(9)

@@ -186,6 +186,39 @@ def test_mse_rejection_loss_never_rises():
     assert d.training_error_ == pytest.approx(np.mean(np.sum((onehot - P) ** 2, axis=1)))
 
 
+@pytest.mark.parametrize("loss", ["error", "mse"])
+def test_every_keep_decision_replays_from_the_trial_losses(loss):
+    """Algorithm 2 steps 13-18 replayed by hand: a candidate is kept iff its committee's
+    training loss is at most the loss of the committee before it (in the same loss: the MSE
+    under rejection_loss="mse"), and each trial's loss is that committee's loss recomputed
+    from the members."""
+    X, y = mixed_frame(100, seed=5)
+    # A run where comparing with the earlier committee's 0/1 error would decide otherwise.
+    d = Decorate(FlakyTree(max_depth=3), n_estimators=10, max_iterations=30, rejection_loss=loss,
+                 random_state=0).fit(X, y)
+    assert 0 < d.n_rejected_ < d.n_trials_ - 1, "the run must both keep and reject candidates"
+    Xe = d.feature_schema_.encode(X)
+    y_codes = np.searchsorted(d.classes_, y)
+    onehot = np.eye(len(d.classes_))[y_codes]
+
+    def committee_loss(members):
+        total = sum(member_proba(m, Xe) for m in members)
+        if loss == "error":
+            return np.mean(np.argmax(total, axis=1) != y_codes)
+        return np.mean(np.sum((onehot - total / total.sum(axis=1, keepdims=True)) ** 2, axis=1))
+
+    kept = np.cumsum(d.trial_accepted_)
+    current = d.trial_errors_[0]
+    assert current == pytest.approx(committee_loss(d.estimators_[:1]), rel=1e-12)
+    for trial in range(1, d.n_trials_):
+        keep = d.trial_errors_[trial] <= current
+        assert d.trial_accepted_[trial] == keep, f"trial {trial}"
+        if keep:
+            current = d.trial_errors_[trial]
+            assert current == pytest.approx(committee_loss(d.estimators_[:kept[trial]]), rel=1e-12)
+    assert d.training_error_ == pytest.approx(current, rel=1e-12)
+
+
 def test_ensemble_training_loss():
     s = np.array([[2.0, 1.0], [1.0, 1.0], [0.5, 2.5]])
     y = np.array([0, 1, 0])

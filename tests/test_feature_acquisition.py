@@ -55,16 +55,20 @@ def test_error_sampling_takes_every_misclassified_instance_first() -> None:
     proba = rng.dirichlet([1, 1, 1], size=50)
     y = rng.integers(0, 3, 50)
     wrong = np.argmax(proba, axis=1) != y
+    # The probability margin, by hand: the largest class probability minus the second.
+    top2 = np.sort(proba, axis=1)[:, -2:]
+    margins = top2[:, 1] - top2[:, 0]
     scores = error_sampling_scores(proba, y)
-    assert (scores[wrong] == -1).all() and (scores[~wrong] >= 0).all()
+    assert (scores[wrong] == -1).all()
+    np.testing.assert_allclose(scores[~wrong], margins[~wrong], rtol=1e-12)
     candidates = np.arange(50)
     m = int(wrong.sum()) + 3
     chosen = select_acquisitions("error_sampling", proba, y, candidates, m, rng)
     assert set(np.flatnonzero(wrong)) <= set(chosen.tolist())
     rest = np.setdiff1d(chosen, np.flatnonzero(wrong))
-    # ... then the least certain of the correctly classified ones.
-    margins = scores[~wrong]
-    assert np.sort(scores[rest]).tolist() == np.sort(margins)[:3].tolist()
+    # ... then the three correctly classified ones with the smallest margins.
+    right = np.flatnonzero(~wrong)
+    assert sorted(rest.tolist()) == sorted(right[np.argsort(margins[right])[:3]].tolist())
     few = select_acquisitions("error_sampling", proba, y, candidates, 2, rng)
     assert wrong[few].all()
 

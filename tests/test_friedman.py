@@ -30,6 +30,10 @@ def test_friedman_ranks_and_statistic() -> None:
     expected = friedmanchisquare(*(means[c] for c in means.columns))
     assert result["chi2"] == pytest.approx(expected.statistic)
     assert result["p_value"] < 0.01
+    # Nemenyi's CD for k = 4 algorithms on N = 12 datasets (Demšar's q_0.05 = 2.569):
+    # q sqrt(k (k + 1) / (6 N)), not the same with N and k swapped.
+    assert (result["n_datasets"], result["k"]) == (12, 4)
+    assert result["cd"] == pytest.approx(2.569 * math.sqrt(4 * 5 / (6 * 12)), abs=2e-3)
     equal = pd.DataFrame(np.tile([1.0, 1.0, 1.0], (6, 1)) + rng.normal(scale=1e-9, size=(6, 3)),
                          columns=["x", "y", "z"])
     assert friedman_table(equal)["p_value"] > 0.05

@@ -25,13 +25,14 @@ def test_aulc_of_a_perfect_ranking_beats_a_random_one() -> None:
     # Random: lift ~1 at every step -> about 20 steps x 5 = 100.
     assert np.mean(random) == pytest.approx(100.0, abs=5.0)
     best = area_under_lift_chart(perfect, y, priors)
-    # Perfect for the 20 % class: lift 5 up to 20 %, then 100/alpha; for the 80 % class 1.25 up
-    # to 80 %, then 80/alpha. Rectangle rule, step 5.
-    alphas = np.arange(5, 101, 5)
-    lift_pos = np.minimum(5.0, 100.0 / alphas)
-    lift_neg = np.minimum(1.25, 100.0 / alphas)
-    expected = 0.2 * 5 * lift_pos.sum() + 0.8 * 5 * lift_neg.sum()
-    assert best == pytest.approx(expected, rel=0.02)
+    # Perfect ranking: for class k with n_k of the n test instances, the top m = ceil(a n / 100)
+    # hold min(m, n_k) of them, so the lift is min(m, n_k) / m / (n_k / n); the area is the
+    # rectangle rule in steps of 5 %. Computed from the sample's own class counts, exactly.
+    n = len(y)
+    cut = np.ceil(np.arange(5, 101, 5) * n / 100)
+    expected = sum(prior * 5 * np.sum(np.minimum(cut, n_k) / cut / (n_k / n))
+                   for prior, n_k in zip(priors, [np.sum(y == 0), np.sum(y == 1)], strict=True))
+    assert best == pytest.approx(expected, rel=1e-12)
     assert best > max(random)
 
 

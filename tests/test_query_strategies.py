@@ -368,6 +368,26 @@ def test_density_weighting_prefers_a_dense_region_over_an_isolated_uncertain_exa
         out, 1, np.random.default_rng(0), pool=pool)[0][0] == 40
 
 
+@pytest.mark.parametrize("beta", [0.5, 2.0, 3.0])
+def test_the_density_weight_is_the_scaled_mean_similarity_to_the_power_beta(beta):
+    """Settles & Craven's weight (mean similarity to the unlabeled pool, here scaled to a
+    maximum of 1) raised to beta, computed by hand from the similarity features."""
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal(0, 0.3, size=(12, 2)), rng.normal(4, 0.3, size=(4, 2))])
+    labels = np.full(16, -1)
+    labels[[0, 13]] = [0, 1]
+    schema = FeatureSchema(("a", "b"), (None, None))
+    pool = PoolView(X=X, labels=labels, candidates=np.flatnonzero(labels < 0), schema=schema,
+                    n_classes=2, committee=None, model=None, seed_for=None)
+    F = similarity_features(X, schema)
+    unlabeled = F[labels < 0]
+    mean = np.array([np.mean([f @ g / np.linalg.norm(f) / np.linalg.norm(g) for g in unlabeled])
+                     for f in F[pool.candidates]])
+    scaled = mean / mean.max()
+    assert scaled.min() < 0.9, "the candidates' densities must differ for beta to matter"
+    np.testing.assert_allclose(Density(beta).weights(pool), scaled**beta, rtol=1e-12)
+
+
 # -- expected model change ------------------------------------------------------------------------
 def test_mlp_gradient_norms_match_finite_differences():
     X, y = numeric_data(30, 3, seed=8)
