@@ -1,7 +1,8 @@
 """Workflow entry point: concatenate an experiment's job records and summarise them.
 
 Called by rule ``combine_records`` (workflow/rules/aggregate.smk). Rows are sorted by their
-keys so the combined table does not depend on the order Snakemake lists the inputs in.
+keys so the combined table does not depend on the order Snakemake lists the inputs in; the
+summary lines up the folds' curves as the experiment's kind reads them (``params.align``).
 """
 
 from typing import Any
@@ -21,7 +22,7 @@ def main(smk: Any) -> None:
         records = records[[*RECORD_COLUMNS, *extra]].sort_values(SORT_KEYS, kind="stable")
         records = records.reset_index(drop=True)
         write_parquet_atomic(records, smk.output.records)
-        summary = summarise(records)
+        summary = summarise(records, align=smk.params.align)
         write_csv_atomic(summary, smk.output.summary)
         print(f"{len(records)} records from {len(smk.input)} jobs; {len(summary)} summary rows")
 

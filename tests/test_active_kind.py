@@ -261,6 +261,13 @@ def test_probability_comparisons_on_curves_known_by_hand() -> None:
     assert swapped["mse_reduction_outcome"] == -1 and swapped["mse_reduction"] < 0
 
 
+@pytest.mark.parametrize(("name", "align"), [("ch7_cpe", "batch"), ("ch7_multiclass", "batch"),
+                                             ("ch7_early", "size"), ("ch6_active", "size")])
+def test_the_summary_lines_up_chapter_7s_batches_and_chapter_6s_sizes(name: str, align: str) -> None:
+    spec = load_experiment(REPO / "config" / "experiments" / f"{name}.yaml", schema=SCHEMA)
+    assert spec.experiment_kind.alignment(spec) == align
+
+
 def test_probability_significance_pairs_the_systems_on_each_fold() -> None:
     """Folds differ far more from each other (MSE 0.2 to 0.7, AULC 100 to 200) than the two
     systems do on any fold (A better by about 0.01 and 2, on every fold): a paired test

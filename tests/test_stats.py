@@ -202,6 +202,23 @@ def test_summarise_mean_std_count() -> None:
     assert list(summary.columns[:5]) == ["experiment", "dataset", "algorithm", "point", "metric"]
 
 
+def test_summarise_by_batch_averages_each_batch_over_every_fold() -> None:
+    """Chapter 7: four folds end their last batch at 67 labeled examples, one at 68 (a pool
+    one example larger). By size, n = 67 is four folds and n = 68 one (a spike in every
+    curve); by batch, the last batch is all five folds at a mean size of 67.2."""
+    rows = [("x", "d", "a", 0, fold, n, n, "mse", 0.1 * step + fold / 100, 0.0, 15)
+            for fold in range(5) for step, n in enumerate([10, 30, 68 if fold == 4 else 67])]
+    recs = pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
+    by_size = summarise(recs)
+    assert by_size.set_index("point")["count"].to_dict() == {10: 5, 30: 5, 67: 4, 68: 1}
+    by_batch = summarise(recs, align="batch")
+    assert by_batch["point"].tolist() == [0, 1, 2] and by_batch["count"].tolist() == [5, 5, 5]
+    last = by_batch.iloc[-1]
+    assert last["n_train"] == pytest.approx(67.2) and last["mean"] == pytest.approx(0.2 + 0.02)
+    with pytest.raises(ValueError, match="align"):
+        summarise(recs, align="fold")
+
+
 def test_compare_algorithms_pairs_runs_and_folds() -> None:
     rng = np.random.default_rng(11)
     base = rng.normal(80, 3, 10)

@@ -36,6 +36,11 @@ rule combine_records:
     output:
         records=f"{RESULTS}/{{experiment}}/records.parquet",
         summary=f"{RESULTS}/{{experiment}}/summary.csv",
+    params:
+        # How summary.csv lines up the folds' curves (by point, or by batch: chapter 7).
+        align=lambda wildcards: EXPERIMENTS[wildcards.experiment].experiment_kind.alignment(
+            EXPERIMENTS[wildcards.experiment]
+        ),
     log:
         f"{RESULTS}/{{experiment}}/logs/combine_records.log",
     benchmark:

@@ -396,4 +396,6 @@ ACTIVE = ExperimentKind(  # fmt: skip
                             "probability": "redecorate.report.probability"}),
     points_key=None, check=_check, check_datasets=_check_datasets,
     key_layout=KeyLayout(points=None, algorithms="systems"), algorithms_are_learners=False,
+    # Chapter 7's schedule ends each fold's batches at its own pool: lined up by batch number.
+    point_alignment=lambda options: "size" if options.schedule is None else "batch",
 )

@@ -219,6 +219,9 @@ class ExperimentKind:
             :mod:`redecorate.learners.registry` (checked, with their parameters, before any
             job). A kind whose ``algorithms`` name something else (active-learning systems,
             a baseline rule) sets False and checks them in ``check``.
+        point_alignment: ``settings -> "size" | "batch"``: how the folds' curves are lined
+            up in ``summary.csv`` (:data:`redecorate.stats.summary.ALIGNMENTS`); None: by
+            their points ("size").
     """
 
     name: str
@@ -238,6 +241,11 @@ class ExperimentKind:
     record_columns: tuple[str, ...] = ()
     key_layout: KeyLayout = field(default_factory=KeyLayout)
     algorithms_are_learners: bool = True
+    point_alignment: Callable[[Any], str] | None = None
+
+    def alignment(self, spec: Any) -> str:
+        """How the summary lines up the folds' curves of experiment ``spec``."""
+        return "size" if self.point_alignment is None else self.point_alignment(spec.settings)
 
     def job_settings(self, spec: ExperimentSpec) -> JobSettings:
         """The :class:`JobSettings` of an experiment of this kind."""

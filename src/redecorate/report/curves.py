@@ -21,6 +21,7 @@ import pandas as pd
 
 from redecorate.report.agreement import REPRODUCED
 from redecorate.report.conclusions import comparability
+from redecorate.stats.summary import ALIGNMENTS, by_batch
 
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportSettings
@@ -33,13 +34,6 @@ __all__ = [
 
 ALPHA = 0.05
 """Significance level of the paired t-tests behind the tables' bold cells and w/d/l."""
-
-ALIGNMENTS: tuple[str, ...] = ("size", "batch")
-"""How the folds' curves are lined up before averaging: by labeled-set size (chapter 6's
-batches of m: every fold passes through the same sizes until its own pool ends) or by batch
-number (chapter 7's schedule: batch i of a fold with a pool one example larger ends one
-example later, and is still the thesis's i-th point)."""
-
 
 def fold_values(records: pd.DataFrame, dataset: str, system: str, metric: str,
                 align: str = "size") -> pd.DataFrame:
@@ -55,7 +49,7 @@ def fold_values(records: pd.DataFrame, dataset: str, system: str, metric: str,
     rows = records[(records["dataset"] == dataset) & (records["algorithm"] == system)
                    & (records["metric"] == metric)]  # fmt: skip
     if align == "batch":
-        rows = rows.assign(point=rows.groupby(["run", "fold"])["point"].rank(method="first").astype(np.int64) - 1)
+        rows = by_batch(rows)
     return rows.pivot_table(index=["run", "fold"], columns="point", values="value")
 
 

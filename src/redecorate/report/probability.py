@@ -48,6 +48,7 @@ from redecorate.report.published import read_published
 from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import fmt, markdown_table
 from redecorate.stats.significance import paired_t_test
+from redecorate.stats.summary import by_batch
 
 if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs, ReportSettings
@@ -309,10 +310,10 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
     text = _probability_tables(cells)
     (tables_dir / "probability_tables.md").write_text("\n".join(text), encoding="utf-8")
     systems = list(dict.fromkeys([s for c in comparisons for s in (str(c["a"]), str(c["b"]))]))
-    for dataset in datasets:
-        learning_curves(found.records, figures_dir / f"mse_curve_{dataset}", dataset=dataset,
-                        algorithms=systems, metric="mse", experiment=settings.experiment,
-                        xlabel="Number of labeled examples")  # fmt: skip
+    for dataset in datasets:  # averaged by batch, as the tables are, at each batch's mean size
+        learning_curves(by_batch(found.records), figures_dir / f"mse_curve_{dataset}", dataset=dataset,
+                        algorithms=systems, metric="mse", experiment=settings.experiment, x="n_train",
+                        xlabel="Number of labeled examples (mean over folds)")  # fmt: skip
     if len(replication):
         comparable, why = cells_comparability(settings, replication)
     elif len(conclusions):

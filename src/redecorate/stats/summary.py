@@ -16,8 +16,10 @@ from os import PathLike
 import pandas as pd
 
 __all__ = [
+    "ALIGNMENTS",
     "RECORD_COLUMNS",
     "SUMMARY_KEYS",
+    "by_batch",
     "check_records",
     "load_records",
     "summarise",
@@ -73,16 +75,38 @@ def load_records(paths: Iterable[str | PathLike[str]]) -> pd.DataFrame:
     return records
 
 
-def summarise(records: pd.DataFrame) -> pd.DataFrame:
+ALIGNMENTS: tuple[str, ...] = ("size", "batch")
+"""How the folds' curves are lined up before averaging: by their points (a % of the training
+fold, a noise level, chapter 6's labeled-set sizes in batches of m: every fold passes through
+the same ones) or by batch number (chapter 7's schedule of batches growing to each fold's own
+pool: batch i of a fold with a pool one example larger ends one example later, and is still
+the thesis's i-th point)."""
+
+
+def by_batch(records: pd.DataFrame) -> pd.DataFrame:
+    """``records`` with ``point`` replaced by its position on its fold's curve (0: the first
+    point), so the i-th batches of folds whose pools differ average together; ``n_train``
+    keeps each point's labeled-set size."""
+    keys = [c for c in ("experiment", "dataset", "algorithm", "run", "fold", "metric") if c in records]
+    position = records.groupby(keys, observed=True)["point"].rank(method="first")
+    return records.assign(point=position.astype("int64") - 1)
+
+
+def summarise(records: pd.DataFrame, align: str = "size") -> pd.DataFrame:
     """Mean, standard deviation (ddof = 1) and count per experiment × dataset × algorithm × point × metric.
 
     ``mean`` is the thesis's table cell (M1: the mean over all runs × folds). ``count`` is
     kept so a reader can spot an incomplete cell (e.g. 97 instead of 100 run × fold values)
     before trusting it. ``n_train`` (mean training-set size at that point) lets learning
     curves be drawn against the number of examples as well as against the percentage, and
-    ``fit_seconds`` is the mean training time.
+    ``fit_seconds`` is the mean training time. ``align="batch"``: ``point`` is the batch
+    number (:func:`by_batch`), as chapter 7's curves are read.
     """
+    if align not in ALIGNMENTS:
+        raise ValueError(f"align must be one of {ALIGNMENTS}, got {align!r}")
     check_records(records, (*SUMMARY_KEYS, "value", "n_train", "fit_seconds"))
+    if align == "batch":
+        records = by_batch(records)
     grouped = records.groupby(list(SUMMARY_KEYS), sort=True, observed=True)
     out = grouped.agg(
         mean=("value", "mean"),
