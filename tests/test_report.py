@@ -427,3 +427,19 @@ def test_a_failed_conclusion_is_explained_only_when_every_disagreeing_dataset_is
     cells.loc[at_1, "explained"] = "the thesis's RF split on an ID attribute"
     out = explained_failures(conclusions, cells)
     assert bool(out[0]) is True and bool(out[1]) is False and pd.isna(out[2])
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[1] / "config" / "experiments").glob("*.yaml")),
+                         ids=lambda p: p.stem)
+def test_every_system_a_report_compares_has_one_display_name(path: Path) -> None:
+    """Legends and table headings name every compared system the thesis's way (one mapping,
+    :data:`redecorate.report.tables.DISPLAY_NAMES`), never ``active_decorate_js`` beside
+    ``ActiveDecorate``."""
+    import yaml
+
+    from redecorate.report.tables import DISPLAY_NAMES
+
+    report = yaml.safe_load(path.read_text(encoding="utf-8")).get("report") or {}
+    compared = [report.get("baseline"), *report.get("others", []),
+                *(pair[side] for pair in report.get("comparisons", []) for side in ("a", "b"))]
+    assert [name for name in compared if name and name not in DISPLAY_NAMES] == []
