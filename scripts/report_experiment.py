@@ -17,6 +17,7 @@ import pandas as pd  # noqa: E402
 
 from redecorate.kinds import ReportOutputs, ReportSettings, get_kind  # noqa: E402
 from redecorate.report.replication_report import ReplicationPaths, write_replication_report  # noqa: E402
+from redecorate.report.this_run import this_run_lines  # noqa: E402
 from redecorate.util import atomic_dir, atomic_files, job_log  # noqa: E402
 
 
@@ -37,9 +38,12 @@ def main(smk: Any) -> None:
             ) as (md, csv, conclusions),
         ):
             replication = kind.report(records, summary, ReportOutputs(tables, figures), settings)
+            # Whatever the kind: the run's own protocol and numbers first, a slice says so.
             write_replication_report(replication, ReplicationPaths(md, csv, conclusions),
                                      experiment=settings.experiment, slice_=settings.slice,
-                                     published=list(settings.published))  # a slice says so, whatever the kind
+                                     published=list(settings.published),
+                                     this_run=this_run_lines(records, summary, scale=settings.scale,
+                                                             folds=settings.job.folds))
 
 
 if __name__ == "__main__":

@@ -334,7 +334,13 @@ def test_replication_conclusions_and_files(tmp_path: Path, published) -> None:
     md = paths[2].read_text()
     assert md.index("## Accuracy differences") < md.index("## Do the conclusions hold?")
     assert md.index("## Do the conclusions hold?") < md.index("## Cell by cell")
-    assert "| Random Forests | splice | all 10 points |" in md
+    # Not-run cells collapse: one line for an algorithm none of whose cells ran, and none in
+    # the cell-by-cell table or among the conclusions (their counts are given).
+    assert "| Random Forests | all 15 datasets | all points |" in md
+    assert "| Random Forests | splice |" not in md
+    assert "| not run |" not in md.split("## Cell by cell")[1]
+    assert "The 723 published cells not run are listed above." in md
+    assert "not run |" not in md.split("## Do the conclusions hold?")[1].split("##")[0]
     written = pd.read_csv(paths[0])
     assert {"dataset", "algorithm", "point", "published", "reproduced", "difference"} <= set(
         written.columns
@@ -443,3 +449,25 @@ def test_every_system_a_report_compares_has_one_display_name(path: Path) -> None
     compared = [report.get("baseline"), *report.get("others", []),
                 *(pair[side] for pair in report.get("comparisons", []) for side in ("a", "b"))]
     assert [name for name in compared if name and name not in DISPLAY_NAMES] == []
+
+
+def test_every_report_leads_with_the_runs_protocol_and_its_own_numbers(tmp_path: Path) -> None:
+    """Whatever the kind: after the title (and a slice's banner), the scale, datasets, runs,
+    folds and points of this run, and its main measure at the last point of each curve."""
+    from redecorate.report.this_run import this_run_lines
+
+    recs = synthetic_records()
+    summary = summarise(recs)
+    lines = this_run_lines(recs, summary, scale="quick", folds=5)
+    report = ReplicationReport("# Reproduced vs published (Melville 2005)\n\nThe comparison.\n")
+    paths = [tmp_path / "replication.csv", tmp_path / "replication_conclusions.csv", tmp_path / "replication.md"]
+    write_replication_report(report, ReplicationPaths(paths[2], paths[0], paths[1]), experiment="test",
+                             this_run=lines)
+    md = paths[2].read_text()
+    assert md.startswith("# Reproduced vs published (Melville 2005)\n\n## This run\n\n"
+                         "Scale quick: 3 dataset(s), 2 run(s) of 5-fold CV, 3 algorithm(s); "
+                         "curve points: 1, 20, 100.")
+    assert md.index("## This run") < md.index("The comparison.")
+    assert "| Dataset | Last point | Bagging | DECORATE | J48 |" in md
+    iris = summary[(summary["dataset"] == "iris") & (summary["point"] == 100.0)].set_index("algorithm")["mean"]
+    assert f"| iris | 100 (120 examples) | {iris['bagging']:.2f} | {iris['decorate']:.2f} | {iris['j48']:.2f} |" in md

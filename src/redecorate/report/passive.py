@@ -82,7 +82,11 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
     if analyses:
         written = run_analyses(analyses, records, out.tables, out.figures, settings)
         print(f"analyses {', '.join(analyses)}: {len(written)} files")
-    report = summary_replication(summarise(records), list(settings.published) or settings.published_dir,
+    if not settings.published:  # a user's own experiment: nothing to compare with
+        return ReplicationReport(
+            "# Reproduced vs published (Melville 2005)\n\nThis experiment names no published values "
+            "(`report.published` in its file): nothing is compared with the dissertation.\n")
+    report = summary_replication(summarise(records), list(settings.published),
                                  records=records, experiment=settings.experiment, scale=settings.scale,
                                  disagreements=settings.disagreements)  # fmt: skip
     return replace(report, markdown=with_agreement_section(report.markdown, evidence(records, settings)))

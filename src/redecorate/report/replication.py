@@ -470,8 +470,10 @@ def _conclusions_section(conclusions: pd.DataFrame) -> list[str]:
             _agreement(r["winner_agreement"], r["trivial_winner_agreement"]),
             r["status"],
         ]
-        for _, r in conclusions.iterrows()
+        for _, r in conclusions[conclusions["status"] != NOT_RUN].iterrows()
     ]
+    if not body:  # every one "not run": the sentence above says how many
+        return out
     return [*out, markdown_table(header, body, "lllrllllrrrllllll")]
 
 
@@ -637,13 +639,23 @@ def _not_run_section(cells: pd.DataFrame) -> list[str]:
     not_run = cells[cells["status"] == NOT_RUN]
     if not_run.empty:
         return [*out, "None: every published cell was reproduced.", ""]
+    published = cells[cells["status"] != NOT_PUBLISHED]
+    if len(not_run) == len(published):  # one line, not one row per cell
+        return [*out, f"All {len(not_run)}: this run has none of the published datasets and "
+                f"algorithms' cells ({published['dataset'].nunique()} datasets, "
+                f"{published['algorithm'].nunique()} algorithms).", ""]
     keys = ["algorithm", "dataset"]
-    n_points = cells[cells["status"] != NOT_PUBLISHED].groupby(keys).size()
+    n_points = published.groupby(keys).size()
     body = []
-    for (a, d), pts in not_run.groupby(keys, sort=False)["point"]:
-        every = len(pts) == n_points[(a, d)] and len(pts) > 1
-        points = f"all {len(pts)} points" if every else ", ".join(point_label(p) for p in pts)
-        body.append([display_name(str(a)), d, points])
+    for a, rows in not_run.groupby("algorithm", sort=False):
+        whole = [d for d, pts in rows.groupby("dataset", sort=False)["point"] if len(pts) == n_points[(a, d)]]
+        if len(whole) == published.loc[published["algorithm"] == a, "dataset"].nunique():
+            body.append([display_name(str(a)), f"all {len(whole)} datasets", "all points"])
+            continue
+        for d, pts in rows.groupby("dataset", sort=False)["point"]:
+            every = len(pts) == n_points[(a, d)] and len(pts) > 1
+            points = f"all {len(pts)} points" if every else ", ".join(point_label(p) for p in pts)
+            body.append([display_name(str(a)), d, points])
     return [
         *out,
         f"{len(not_run)} cells.",
@@ -666,9 +678,11 @@ def _cells_section(cells: pd.DataFrame) -> list[str]:
             fmt(r["difference"], 2, missing=""),
             r["status"],
         ]
-        for _, r in cells.iterrows()
+        for _, r in cells[cells["status"] != NOT_RUN].iterrows()
     ]
-    return ["## Cell by cell", "", markdown_table(header, body, "lllrrrrl")]
+    skipped = int((cells["status"] == NOT_RUN).sum())
+    note = [f"The {skipped} published cells not run are listed above.", ""] if skipped else []
+    return ["## Cell by cell", "", *note, *([markdown_table(header, body, "lllrrrrl")] if body else [])]
 
 
 def render_replication_markdown(

@@ -13,7 +13,7 @@ aggregate.smk).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -77,14 +77,19 @@ def _sliced(report: ReplicationReport, slice_: Mapping[str, Any], experiment: st
 
 def write_replication_report(report: ReplicationReport, paths: ReplicationPaths, *, experiment: str,
                              slice_: Mapping[str, Any] | None = None,
-                             published: list[str] | None = None) -> None:
+                             published: list[str] | None = None, this_run: Sequence[str] = ()) -> None:
     """Write the three replication files of ``report``.
 
     ``slice_`` (:attr:`redecorate.protocol.settings.ReportSettings.slice`) marks the report
-    of a slice; ``published`` are the published-value files its tables come from.
+    of a slice; ``published`` are the published-value files its tables come from;
+    ``this_run`` (:func:`redecorate.report.this_run.this_run_lines`) goes right after the
+    title (and a slice's banner), before the comparison with the dissertation.
     """
     if report.comparable is not None:
         report = replace(report, conclusions=mark_comparability(report.conclusions, report.comparable))
+    if this_run:
+        head, sep, rest = report.markdown.partition("\n\n")
+        report = replace(report, markdown=head + sep + "\n".join(this_run) + "\n" + rest)
     if slice_:
         report = _sliced(report, slice_, experiment, [str(p) for p in published or []])
     for path in (paths.markdown, paths.cells, paths.conclusions):
