@@ -71,11 +71,61 @@ def test_well_typed_parameters_pass(tmp_path) -> None:
     check_learner_params(spec)  # an int where a float is meant is fine
 
 
+def _readme_experiments() -> list[str]:
+    """The experiment files the README's table describes: the ones the repository ships (a
+    user's own file in config/experiments/ is not among them)."""
+    table = (REPO / "README.md").read_text().split("| file | dissertation | kind | thesis scale |")[1]
+    rows = table.split("\n\n")[0].splitlines()[2:]
+    names = [n for row in rows for n in re.findall(r"`([a-z0-9_]+)`", row.split("|")[1])]
+    assert names, "the README's experiment table was not found"
+    return names
+
+
 @pytest.mark.parametrize("scale", ["thesis", "quick", "smoke", "pilot"])
-def test_every_experiment_has_every_scale_the_readme_names(scale) -> None:
+def test_every_shipped_experiment_has_every_scale_the_readme_names(scale) -> None:
     assert f"`{scale}`" in (REPO / "README.md").read_text() or f"scale={scale}" in (REPO / "README.md").read_text()
-    for path in sorted((REPO / "config" / "experiments").glob("*.yaml")):
-        load_experiment(path, schema=SCHEMA, scale=scale)
+    for name in _readme_experiments():
+        load_experiment(REPO / "config" / "experiments" / f"{name}.yaml", schema=SCHEMA, scale=scale)
+
+
+def test_the_readme_describes_every_shipped_experiment_file() -> None:
+    shipped = subprocess.run(["git", "ls-files", "config/experiments"], cwd=REPO, capture_output=True,
+                             text=True, check=False)  # fmt: skip
+    if shipped.returncode != 0:
+        pytest.skip("not a git checkout")
+    files = {Path(line).stem for line in shipped.stdout.split()}
+    assert files == set(_readme_experiments())
+
+
+def test_an_experiment_without_profiles_is_left_out_of_all_at_that_scale(tmp_path: Path) -> None:
+    """A user's file needs only the thesis protocol: `experiments: all` at scale quick leaves
+    it out, saying which and how to add it; named explicitly, the missing profile is an error."""
+    copy = tmp_path / "repo"
+    copy.mkdir()
+    for name in ("Snakefile", "workflow", "config", "scripts"):
+        source = REPO / name
+        (shutil.copytree(source, copy / name, symlinks=True) if source.is_dir()
+         else shutil.copy(source, copy / name))  # fmt: skip
+    for path in (copy / "config" / "experiments").glob("*.yaml"):
+        if path.stem != "ch4_passive":
+            path.unlink()
+    data = yaml.safe_load((REPO / "config" / "experiments" / "ch4_passive.yaml").read_text())
+    data.update(name="mine", report={})
+    del data["profiles"]
+    (copy / "config" / "experiments" / "mine.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+
+    def dry(*config: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "snakemake", "--snakefile", str(copy / "Snakefile"), "-n", "--cores", "1",
+             "--directory", str(tmp_path), "--config", "scale=quick", *config],
+            capture_output=True, text=True, timeout=300)  # fmt: skip
+
+    result = dry()
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    assert "mine: left out at scale 'quick'" in output and "add profiles.quick" in output, output[-3000:]
+    named = dry("experiments=[mine]")
+    assert named.returncode != 0 and "has no profile 'quick'" in named.stdout + named.stderr
 
 
 @pytest.mark.parametrize(
@@ -200,6 +250,8 @@ def test_a_custom_experiment_without_published_values_gets_its_report(tmp_path, 
     replication = experiment_kind.report(records, summarise(records), out, settings)
     assert replication.markdown.startswith("# ")
     assert any(out.tables.iterdir())
+    # Nothing published, nothing compared: no cell "not run" against another experiment's tables.
+    assert "status" not in replication.cells or not (replication.cells["status"] == "not run").any()
 
 
 # What a new user met (issue 29): every mistake below fails when the experiment file is read,

@@ -29,6 +29,7 @@ from redecorate.config import (
 from redecorate.data import load_registry
 from redecorate.data.registry import unavailable_offline
 from redecorate.experiments import (
+    MissingScaleError,
     check_learner_params,
     experiment_file,
     load_experiment,
@@ -179,7 +180,10 @@ def load_run(cfg: Mapping[str, Any], repo: str | os.PathLike[str],
     """
     repo = Path(repo)
     schemas = repo / "workflow" / "schemas"
-    config = _normalised(_merged(cfg, repo), repo)
+    merged = _merged(cfg, repo)
+    listed = merged.get("experiments")
+    named = {e for e in ([listed] if isinstance(listed, str) else listed or []) if e != ALL_EXPERIMENTS}
+    config = _normalised(merged, repo)
     validate_mapping(config, schemas / "config.schema.yaml", CONFIG_SOURCE)
     registry_path = _repo_path(repo, config["registry"])
     _check_directories(config)
@@ -187,9 +191,19 @@ def load_run(cfg: Mapping[str, Any], repo: str | os.PathLike[str],
     experiments: dict[str, Any] = {}
     skipped: dict[str, dict[str, str]] = {}
     for entry in config["experiments"]:
-        spec = load_experiment(experiment_file(entry, repo / "config" / "experiments"),
-                               schema=schemas / "experiment.schema.yaml", scale=config["scale"],
-                               known_algorithms=list(ALGORITHMS), known_datasets=registry)
+        try:
+            spec = load_experiment(experiment_file(entry, repo / "config" / "experiments"),
+                                   schema=schemas / "experiment.schema.yaml", scale=config["scale"],
+                                   known_algorithms=list(ALGORITHMS), known_datasets=registry)
+        except MissingScaleError as exc:
+            if entry in named:
+                raise
+            # A file that `all` picked up (a user's own, say) without this scale's profile:
+            # profiles are optional, so it is left out of this run, saying so.
+            if announce is not None:
+                announce(f"{entry}: left out at scale {config['scale']!r} ({exc}); add "
+                         f"profiles.{config['scale']} to its file to run it at this scale")
+            continue
         check_learner_params(spec)
         if config["data_mirror"] is not None:
             # Offline: drop what only a download could give, before any job is planned.
