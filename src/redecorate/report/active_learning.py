@@ -464,6 +464,11 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
     """Chapter 6: Tables 6.1–6.4 layouts of ``report.others`` over ``report.baseline``, the
     learning curves, and reproduced vs published (the ``active`` kind's ``utilization``
     report)."""
+    baseline = settings.report.get("baseline")
+    if baseline not in set(records["algorithm"]):  # a slice (--config algorithms=...) left it out
+        return ReplicationReport(
+            f"# Replication report: {settings.experiment} (scale {settings.scale})\n\nThe baseline "
+            f"{baseline!r} (report.baseline) was not run: no table compares a system with it.\n")
     replication = _replication(records, settings)
     cells, conclusions = replication.cells, replication.conclusions
     _write_utilization_outputs(records, replication.summary, out, settings, replication.baseline,

@@ -496,8 +496,11 @@ def _comparison(records: pd.DataFrame, settings: ReportSettings
                 ) -> tuple[list[NoiseComparisonTable], pd.DataFrame, pd.DataFrame]:
     """The comparison tables of ``report.comparisons``, their cells beside the published ones
     and the published summary rows."""
+    # A slice (--config algorithms=...) may leave out a side of a comparison: not made.
+    comparisons = [c for c in settings.report.get("comparisons", [])
+                   if {c["a"], c["b"]} <= set(settings.algorithms)]  # fmt: skip
     tables = noise_comparison_tables(
-        records, list(settings.report.get("comparisons", [])), corruption=settings.options.corruption,
+        records, comparisons, corruption=settings.options.corruption,
         datasets=list(settings.datasets), levels=settings.points, experiment=settings.experiment,
     )  # fmt: skip
     published_cells, published_summary = load_published(list(settings.published))
