@@ -111,3 +111,23 @@ def embedded_results(html: str) -> dict[str, Any]:
     start = html.index("results = {") + len("results = ")
     value, _end = json.JSONDecoder().raw_decode(html, start)
     return value
+
+
+def smoke_report(spec: Any, dataset_name: str, workdir: Path) -> tuple[Any, Any]:
+    """The kind's report of ``spec`` computed on one dataset of the mirror, as the workflow's
+    report rule makes it (same settings, outputs in ``workdir``): (replication report, outputs)."""
+    from redecorate.data import load_dataset, load_registry
+    from redecorate.experiments import report_settings
+    from redecorate.kinds import ReportOutputs
+    from redecorate.kinds.jobs import run_units
+    from redecorate.stats import summarise
+
+    kind = spec.experiment_kind
+    dataset = load_dataset(dataset_name, registry=load_registry(), mirror=MIRROR)
+    records = pd.concat([r for r, _ in run_units(dataset, kind, kind.job_settings(spec), list(kind.units(spec)),
+                                                 progress=lambda _: None)], ignore_index=True)  # fmt: skip
+    out = ReportOutputs(workdir / "tables", workdir / "figures")
+    out.tables.mkdir()
+    out.figures.mkdir()
+    settings = report_settings(spec, REPO / "config" / "published")
+    return kind.report(records, summarise(records), out, settings), out

@@ -128,11 +128,6 @@ def test_the_report_of_a_slice_without_the_compared_algorithm_is_written(tmp_pat
     warned before any job, and the records it computed must not end in a failed report."""
     import smoke_support as smoke
 
-    from redecorate.data import load_dataset, load_registry
-    from redecorate.kinds import ReportOutputs
-    from redecorate.kinds.jobs import run_units
-    from redecorate.stats import summarise
-
     if (reason := smoke.mirror_missing_reason()) is not None:
         pytest.skip(reason)
     name, dataset_name, left_out = LEFT_OUT[kind]
@@ -140,16 +135,5 @@ def test_the_report_of_a_slice_without_the_compared_algorithm_is_written(tmp_pat
     kept = [a for a in spec.algorithms if a != left_out]
     sliced = slice_experiments({name: spec}, kept, [dataset_name])[name]
     assert sliced.slice["left_out_algorithms"] == [left_out]
-    experiment_kind = sliced.experiment_kind
-    dataset = load_dataset(dataset_name, registry=load_registry(), mirror=smoke.MIRROR)
-    records = pd.concat(
-        [r for r, _ in run_units(dataset, experiment_kind, experiment_kind.job_settings(sliced),
-                                 list(experiment_kind.units(sliced)), progress=lambda _: None)],
-        ignore_index=True,
-    )  # fmt: skip
-    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures")
-    out.tables.mkdir()
-    out.figures.mkdir()
-    settings = report_settings(sliced, REPO / "config" / "published")
-    replication = experiment_kind.report(records, summarise(records), out, settings)
+    replication, _ = smoke.smoke_report(sliced, dataset_name, tmp_path)
     assert replication.markdown.startswith("# ")

@@ -30,7 +30,7 @@ import yaml
 
 from redecorate.config import ExperimentConfigError
 from redecorate.experiments import check_learner_params, load_experiment, report_settings
-from redecorate.kinds import KINDS, ReportOutputs, get_kind
+from redecorate.kinds import KINDS
 from redecorate.util import atomic_dir, atomic_files, write_parquet_atomic
 
 REPO = Path(__file__).resolve().parents[1]
@@ -221,9 +221,6 @@ def test_a_custom_experiment_without_published_values_gets_its_report(tmp_path, 
     workflow's report rule writes them (same settings, same output names)."""
     import smoke_support as smoke
 
-    from redecorate.data import load_dataset, load_registry
-    from redecorate.kinds.jobs import run_units
-    from redecorate.stats import summarise
 
     if (reason := smoke.mirror_missing_reason()) is not None:
         pytest.skip(reason)
@@ -235,19 +232,8 @@ def test_a_custom_experiment_without_published_values_gets_its_report(tmp_path, 
     path = tmp_path / "custom.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     spec = load_experiment(path, schema=SCHEMA, scale="smoke")
-    experiment_kind = get_kind(spec.kind)
-    dataset = load_dataset(dataset_name, registry=load_registry(), mirror=smoke.MIRROR)
-    records = pd.concat(
-        [r for r, _ in run_units(dataset, experiment_kind, experiment_kind.job_settings(spec),
-                                 list(experiment_kind.units(spec)), progress=lambda _: None)],
-        ignore_index=True,
-    )  # fmt: skip
-    out = ReportOutputs(tmp_path / "tables", tmp_path / "figures")
-    out.tables.mkdir()
-    out.figures.mkdir()
-    settings = report_settings(spec, REPO / "config" / "published")
-    assert settings.published == ()
-    replication = experiment_kind.report(records, summarise(records), out, settings)
+    assert report_settings(spec, REPO / "config" / "published").published == ()
+    replication, out = smoke.smoke_report(spec, dataset_name, tmp_path)
     assert replication.markdown.startswith("# ")
     assert any(out.tables.iterdir())
     # Nothing published, nothing compared: no cell "not run" against another experiment's tables.
