@@ -107,3 +107,17 @@ def test_a_mirror_and_a_download_of_a_pinned_file_are_the_same_source() -> None:
     offline = prepared_source_param("iris", registry, mirror=MIRROR, prepared=Path("/nonexistent/iris.parquet"))
     online = prepared_source_param("iris", registry, mirror=None, prepared=Path("/nonexistent/iris.parquet"))
     assert offline == online
+
+
+def test_a_mirror_without_the_file_is_left_to_the_preparation_job(tmp_path: Path) -> None:
+    """The mirror is one directory on the command line: a file missing from it fails that
+    dataset's preparation job (naming the mirror), so --keep-going still runs the others."""
+    path = tmp_path / "mine.yaml"
+    path.write_text(yaml.safe_dump({"datasets": {"t": {"source": "arff", "file": "t.arff", "instances": 5,
+                                                       "classes": 2}}}), encoding="utf-8")  # fmt: skip
+    registry = load_registry(path, schema_path=SCHEMA)
+    (tmp_path / "mirror").mkdir()
+    param = prepared_source_param("t", registry, mirror=tmp_path / "mirror", prepared=tmp_path / "t.parquet")
+    assert json.loads(str(param))["file_sha256"] is None
+    with pytest.raises(DatasetError, match=rf"not found in the mirror .*check 'file' for 't' in {path}"):
+        load_dataset("t", registry=registry, mirror=tmp_path / "mirror")

@@ -50,6 +50,6 @@ def source_fingerprint(entry: DatasetEntry, mirror: str | Path | None, *, file_s
     if entry.source != "synthetic":
         fields = {k: v for k, v in fields.items() if k not in _DECLARED}
     path = local_source(entry, mirror)
-    if path is not None and entry.sha256 is None:
-        fields["file_sha256"] = file_sha256 or file_digest(path)
+    if path is not None and entry.sha256 is None:  # a missing file: None, until it appears
+        fields["file_sha256"] = file_sha256 or (file_digest(path) if path.is_file() else None)
     return json.loads(json.dumps(fields, sort_keys=True))

@@ -12,8 +12,9 @@ data, and the registry's 250 against the data's 240 went unnoticed. So:
   later run tells whether the copy is current;
 * whenever the prepared data stays in use, its sizes are compared with the registry's, so a
   mismatch fails the dry run (:func:`check_declared_sizes`);
-* a local file that is missing, or no longer has the checksum the registry pins, fails the
-  dry run naming the registry actually used (``registry=``), not only inside the job.
+* a ``path`` that names a missing file, or one that no longer has the checksum the registry
+  pins, fails the dry run naming the registry actually used (``registry=``), not only inside
+  the job (a mirror's file is checked by its preparation job: :func:`_checked_file`).
 """
 
 from __future__ import annotations
@@ -53,11 +54,7 @@ class Unrecorded:
 UNRECORDED = Unrecorded()
 
 
-def _missing_file(entry: DatasetEntry, path: Path, mirror: str | Path | None, registry: Path) -> DatasetError:
-    if mirror is not None and entry.file:
-        return DatasetError(
-            f"dataset {entry.name!r}: file {entry.file!r} (key 'file' of {entry.name!r} in {registry}) "
-            f"is not in the mirror {mirror}; fix: correct 'file', or use a mirror that holds it")
+def _missing_file(entry: DatasetEntry, path: Path, registry: Path) -> DatasetError:
     return DatasetError(
         f"dataset {entry.name!r}: {entry.source.upper()} file {path} not found (key 'path' of "
         f"{entry.name!r} in {registry}; relative paths are relative to the working directory "
@@ -65,15 +62,19 @@ def _missing_file(entry: DatasetEntry, path: Path, mirror: str | Path | None, re
 
 
 def _checked_file(entry: DatasetEntry, mirror: str | Path | None, registry: Path) -> str | None:
-    """The checksum of the local file ``entry`` is read from (None: no local file); a missing
-    file, or one that is not the version the registry pins, is an error naming ``registry``."""
+    """The checksum of the local file ``entry`` is read from (None: no local file, or a mirror
+    file that is not there). A ``path`` that is missing, or not the version the registry pins,
+    is an error naming ``registry``. A mirror's file is left to its preparation job, which
+    fails naming the mirror: the mirror is one directory given on the command line, and with
+    ``--keep-going`` every other dataset still runs."""
     path = local_source(entry, mirror)
-    if path is None:
+    from_mirror = mirror is not None and bool(entry.file)
+    if path is None or (from_mirror and not path.is_file()):
         return None
     if not path.is_file():
-        raise _missing_file(entry, path, mirror, registry)
+        raise _missing_file(entry, path, registry)
     digest = file_digest(path)
-    if entry.sha256 is not None and digest != entry.sha256.lower():
+    if entry.sha256 is not None and digest != entry.sha256.lower() and not from_mirror:
         raise DatasetError(
             f"dataset {entry.name!r}: file {path} has sha256 {digest}, but {registry} pins "
             f"{entry.sha256} (key 'sha256' of {entry.name!r}): the file changed since the entry "
