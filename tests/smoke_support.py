@@ -118,11 +118,11 @@ def smoke_report(spec: Any, dataset_name: str, workdir: Path) -> tuple[Any, Any]
     report rule makes it (same settings, outputs in ``workdir``): (replication report, outputs)."""
     from redecorate.data import load_dataset, load_registry
     from redecorate.experiments import report_settings
-    from redecorate.kinds import ReportOutputs
+    from redecorate.kinds import ReportOutputs, get_kind
     from redecorate.kinds.jobs import run_units
     from redecorate.stats import summarise
 
-    kind = spec.experiment_kind
+    kind = get_kind(spec.kind)
     dataset = load_dataset(dataset_name, registry=load_registry(), mirror=MIRROR)
     records = pd.concat([r for r, _ in run_units(dataset, kind, kind.job_settings(spec), list(kind.units(spec)),
                                                  progress=lambda _: None)], ignore_index=True)  # fmt: skip

@@ -265,7 +265,7 @@ def test_probability_comparisons_on_curves_known_by_hand() -> None:
                                              ("ch7_early", "size"), ("ch6_active", "size")])
 def test_the_summary_lines_up_chapter_7s_batches_and_chapter_6s_sizes(name: str, align: str) -> None:
     spec = load_experiment(REPO / "config" / "experiments" / f"{name}.yaml", schema=SCHEMA)
-    assert spec.experiment_kind.alignment(spec) == align
+    assert get_kind(spec.kind).alignment(spec) == align
 
 
 def test_probability_significance_pairs_the_systems_on_each_fold() -> None:

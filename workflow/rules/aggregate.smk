@@ -38,7 +38,7 @@ rule combine_records:
         summary=f"{RESULTS}/{{experiment}}/summary.csv",
     params:
         # How summary.csv lines up the folds' curves (by point, or by batch: chapter 7).
-        align=lambda wildcards: EXPERIMENTS[wildcards.experiment].experiment_kind.alignment(
+        align=lambda wildcards: get_kind(EXPERIMENTS[wildcards.experiment].kind).alignment(
             EXPERIMENTS[wildcards.experiment]
         ),
     log:
