@@ -273,7 +273,7 @@ def test_probability_significance_pairs_the_systems_on_each_fold() -> None:
     systems do on any fold (A better by about 0.01 and 2, on every fold): a paired test
     finds the consistent difference significant, an unpaired one would drown it in the
     spread between folds."""
-    from redecorate.report.active import probability_comparisons
+    from redecorate.report.probability import probability_comparisons
 
     rows = []
     for fold in range(6):
