@@ -11,6 +11,8 @@ their own pipelines, never here.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -93,9 +95,6 @@ class Dataset:
         on the old one. ``sha256`` is the source file's, which a changed class attribute or a
         subsample leaves as it was.
         """
-        import hashlib
-        import json
-
         h = hashlib.sha256()
         domains = {str(c): [str(v) for v in self.X[c].cat.categories] for c in self.nominal_attributes}
         header = {"columns": [str(c) for c in self.X.columns], "class": self.class_name,

@@ -15,12 +15,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from redecorate.data.sources.checksum import file_digest
-
-if TYPE_CHECKING:
-    from redecorate.data.registry import DatasetEntry
 
 __all__ = ["local_source", "source_fingerprint"]
 
@@ -30,10 +27,11 @@ _DECLARED = frozenset({"instances", "classes", "attributes"})
 """Entry fields that check the data (a generator's instances and attributes make it)."""
 
 
-def local_source(entry: DatasetEntry, mirror: str | Path | None) -> Path | None:
+def local_source(entry: Any, mirror: str | Path | None) -> Path | None:
     """The local file a load of ``entry`` reads (as :func:`redecorate.data.load_dataset` picks
     it: a mirror ``file`` when a mirror is given, else a ``path``), or None (a download, a
-    bundled table, a generator)."""
+    bundled table, a generator). ``entry`` is a :class:`redecorate.data.DatasetEntry`, not
+    imported: the registry imports this module to record the fingerprint."""
     if mirror is not None and entry.file:
         return Path(mirror) / entry.file
     if entry.path and entry.source in ("csv", "arff"):
@@ -41,7 +39,7 @@ def local_source(entry: DatasetEntry, mirror: str | Path | None) -> Path | None:
     return None
 
 
-def source_fingerprint(entry: DatasetEntry, mirror: str | Path | None, *, file_sha256: str | None = None
+def source_fingerprint(entry: Any, mirror: str | Path | None, *, file_sha256: str | None = None
                        ) -> dict[str, Any]:
     """What the prepared data of ``entry`` is made from (see the module docstring), as JSON
     values (a sidecar reads it back equal). ``file_sha256`` is the local file's checksum when

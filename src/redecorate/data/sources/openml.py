@@ -31,6 +31,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import requests
+import requests.adapters
+
 from redecorate.data.arff import ClassAttribute, read_arff, to_dataset
 from redecorate.data.dataset import Dataset
 from redecorate.data.errors import DownloadError
@@ -57,7 +60,6 @@ def _client(server: str, cache: Path, timeout: float, retries: int) -> Iterator[
     is changed.
     """
     import openml
-    import requests.adapters
 
     config = openml.config
     saved = (config.server, config.get_config_as_dict()["cachedir"], config.retry_policy,
@@ -99,7 +101,6 @@ def _fail(name: str, openml_id: int, url: str, reason: str, fix: str | None = No
 
 def _download_error(exc: BaseException, name: str, openml_id: int, url: str) -> DownloadError:
     """What went wrong inside openml-python, as a :class:`DownloadError` with its fix."""
-    import requests
     from openml.exceptions import OpenMLHashException, OpenMLServerException
 
     url = getattr(exc, "url", None) or url  # the address that failed: the description's or the file's
@@ -134,7 +135,6 @@ def download_openml(
     is unreachable or too slow, answers with an error, or sends bytes whose md5 is wrong.
     """
     import openml.exceptions
-    import requests
 
     url = f"{server.rstrip('/')}{_API}/data/{int(openml_id)}"
     failures = (openml.exceptions.OpenMLServerError, openml.exceptions.OpenMLHashException,
