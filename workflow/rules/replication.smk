@@ -32,6 +32,13 @@ def replication_target():
     return f"{RESULTS}/REPLICATION.html"
 
 
+# One job over every experiment's records, a minute or two of CPU: it runs where Snakemake
+# runs (on a cluster, the login node), not as a cluster job of its own that would wait in the
+# queue behind the run it summarises.
+localrules:
+    replication_report,
+
+
 rule replication_report:
     input:
         records=replication_inputs(),
