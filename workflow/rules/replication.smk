@@ -12,18 +12,25 @@ inputs are exactly those: editing a published table, a known disagreement or an 
 file rebuilds it, and no job.
 """
 
+from redecorate.layout import SLICE_MARK
 from redecorate.report.replication_index import FIGURES_DIR, REPORT_FILE
 
 REPLICATION_ROOT = (config["replication_records"] or RESULTS).rstrip("/")
 
 
 def replication_inputs():
-    """The records the report reads: those under replication_records as they are, or the
-    selected experiments' records of this run (built first)."""
-    if config["replication_records"] is None:
-        return [f"{RESULTS}/{name}/records.parquet" for name in EXPERIMENTS]
+    """The records the report reads: every experiment's combined records under its root as they
+    are, and, unless replication_records is given, this run's own (built first).
+
+    The report covers every experiment under the root, not only this run's selection, so a run
+    of one experiment rewrites it with the others still in it; a slice's records
+    (`<experiment>.slice-<hash>/`) are never part of it, so a slice leaves the whole run's
+    report as it was (and up to date)."""
     root = Path(REPLICATION_ROOT)
-    return sorted(str(p) for pattern in ("*/records.parquet", "*/*/records.parquet") for p in root.glob(pattern))
+    found = {str(p) for pattern in ("*/records.parquet", "*/*/records.parquet") for p in root.glob(pattern)}
+    if config["replication_records"] is None:
+        found |= {f"{RESULTS}/{name}/records.parquet" for name in EXPERIMENTS}
+    return sorted(p for p in found if SLICE_MARK not in p)
 
 
 def replication_target():
