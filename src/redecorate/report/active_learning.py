@@ -217,19 +217,20 @@ def active_intervals(records: pd.DataFrame, baseline: str, others: Sequence[str]
     return pd.DataFrame(rows, columns=["dataset", "system", "statistic", "low", "high"])
 
 
+def _system_cells(by: pd.DataFrame, systems: Sequence[str], cell: Callable[[pd.Series], str]) -> list[str]:
+    """One dataset's row of a per-system table (``by``: its summary rows by system): ``cell`` of
+    each system's row it ran, blank for the others (a slice or another file may run fewer)."""
+    return [cell(by.loc[s]) if s in by.index else "" for s in systems]
+
+
 def _utilization_table(summary: pd.DataFrame, systems: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     header = ["Dataset", "Pool", *(display_name(s) for s in systems), "Target err. (%)"]
     body = []
     counts = {}
     for dataset, rows in summary.groupby("dataset", sort=False):
         by = rows.set_index("system")
-        cells = []
-        for s in systems:
-            if s not in by.index:
-                cells.append("")
-                continue
-            count = by.at[s, "examples_to_target"]
-            cells.append("-" if pd.isna(count) else f"{int(count)} ({by.at[s, 'utilization_ratio']:.2f})")
+        cells = _system_cells(by, systems, lambda r: "-" if pd.isna(r["examples_to_target"])
+                              else f"{int(r['examples_to_target'])} ({r['utilization_ratio']:.2f})")
         counts[dataset] = {s: by.at[s, "examples_to_target"] if s in by.index else None for s in systems}
         body.append([str(dataset), str(int(rows["pool_size"].iloc[0])), *cells,
                      fmt(rows["target_error"].iloc[0])])  # fmt: skip
@@ -244,13 +245,7 @@ def _reduction_table(summary: pd.DataFrame, others: Sequence[str], column: str,
     body, values = [], {}
     for dataset, rows in summary.groupby("dataset", sort=False):
         by = rows.set_index("system")
-        cells = []
-        for s in others:
-            if s not in by.index:
-                cells.append("")
-                continue
-            v = by.at[s, column]
-            cells.append(f"**{v:.2f}**" if by.at[s, significant] else fmt(v))
+        cells = _system_cells(by, others, lambda r: f"**{r[column]:.2f}**" if r[significant] else fmt(r[column]))
         values[dataset] = {s: by.at[s, column] if s in by.index else None for s in others}
         body.append([str(dataset), *cells])
     means = pd.DataFrame.from_dict(values, orient="index")
