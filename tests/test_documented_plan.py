@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from shipped_experiments import readme_rows, shipped_experiment_files
 
 from redecorate.data import load_registry
 from redecorate.experiments import load_experiment
@@ -24,10 +25,11 @@ SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
 
 @pytest.fixture(scope="module")
 def plans() -> dict[str, dict[str, float]]:
-    """Experiment -> jobs, units and planned CPU hours, for every experiment file."""
+    """Experiment -> jobs, units and planned CPU hours, for every shipped experiment file (a
+    user's own file in config/experiments/ is not in the documents)."""
     registry = load_registry(REPO / "config" / "datasets.yaml")
     out = {}
-    for path in sorted((REPO / "config" / "experiments").glob("*.yaml")):
+    for path in shipped_experiment_files():
         spec = load_experiment(path, schema=SCHEMA, known_datasets=registry)
         chunks = [c for cs in plan_experiment(spec, registry, DEFAULT_TARGET_SECONDS).values() for c in cs]
         out[spec.name] = {"jobs": len(chunks), "units": sum(len(c.units) for c in chunks),
@@ -39,19 +41,9 @@ def _number(text: str) -> float:
     return float(text.replace(",", ""))
 
 
-def _readme_rows() -> list[tuple[list[str], str]]:
-    """(experiment names, thesis-scale column) of every row of the README's experiment table."""
-    table = (REPO / "README.md").read_text().split("| file | dissertation | kind | thesis scale |")[1]
-    rows = []
-    for line in table.split("\n\n")[0].splitlines()[2:]:
-        cells = line.split(" | ")
-        rows.append((re.findall(r"`([a-z0-9_]+)`", cells[0]), cells[-1]))
-    return rows
-
-
 def test_the_readme_table_states_the_planned_jobs_and_hours(plans) -> None:
     checked = 0
-    for names, text in _readme_rows():
+    for names, text in readme_rows():
         jobs = re.search(r"(\d[\d,]*(?: \+ \d[\d,]*)*) jobs", text)
         if jobs:
             counts = [int(_number(n)) for n in jobs.group(1).split(" + ")]

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from shipped_experiments import shipped_experiment_files
 
 from redecorate.report import (
     check_conclusions,
@@ -435,12 +436,11 @@ def test_a_failed_conclusion_is_explained_only_when_every_disagreeing_dataset_is
     assert bool(out[0]) is True and bool(out[1]) is False and pd.isna(out[2])
 
 
-@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[1] / "config" / "experiments").glob("*.yaml")),
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", shipped_experiment_files(), ids=lambda p: p.stem)
 def test_every_system_a_report_compares_has_one_display_name(path: Path) -> None:
     """Legends and table headings name every compared system the thesis's way (one mapping,
     :data:`redecorate.report.tables.DISPLAY_NAMES`), never ``active_decorate_js`` beside
-    ``ActiveDecorate``."""
+    ``ActiveDecorate``. The shipped files: a user's own names are shown as they are."""
     import yaml
 
     from redecorate.report.tables import DISPLAY_NAMES
