@@ -42,7 +42,7 @@ from redecorate.kinds.jobs import run_units
 from redecorate.kinds.kind import ExperimentKind, Unit
 from redecorate.learners.registry import ALGORITHMS
 from redecorate.protocol.settings import JobSettings, key_settings
-from redecorate.provenance import canonical_hash
+from redecorate.provenance import canonical_hash, cpu_description
 from redecorate.util import atomic_write
 
 __all__ = ["KeptUnit", "job_record_info", "kept_units", "key_params", "process_cpu_seconds",
@@ -145,7 +145,7 @@ def write_job_records(frame: pd.DataFrame, path: str | os.PathLike[str], *, unit
             "unit_rows": [int(n) for n in unit_rows], "unit_cpu_s": [round(float(c), 3) for c in unit_cpu_s],
             "unit_sources": list(unit_sources), "data_sha256": data_sha256,
             "commit": git.get("commit"), "dirty": git.get("dirty"),
-            "cpu_s": round(cpu_s, 3), "host": socket.gethostname(),
+            "cpu_s": round(cpu_s, 3), "host": socket.gethostname(), "cpu": cpu_description(),
             "written_at": datetime.now(UTC).isoformat(timespec="seconds")}
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = table.replace_schema_metadata(

@@ -126,6 +126,28 @@ def package_versions(names: Iterable[str] = DEFAULT_PACKAGES) -> dict[str, str |
     return versions
 
 
+#: CPU features that select different compiled code paths in NumPy and numba (vectorised
+#: ``log``/``exp`` and reductions), so two machines may differ in the last bit of a float.
+CPU_FEATURES = ("sse4_2", "avx", "avx2", "fma", "avx512f")
+
+
+def cpu_description() -> str | None:
+    """The CPU's model and which of :data:`CPU_FEATURES` it has (Linux; None elsewhere).
+
+    Why: records are computed bit for bit the same on one machine, but a committed unit was
+    once not reproduced on another (docs/operations.md, "Determinism"); the CPU beside each
+    job's records is what tells such runs apart."""
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    fields = dict(line.split(":", 1) for line in text.splitlines()[:40] if ":" in line)
+    fields = {k.strip(): v.strip() for k, v in fields.items()}
+    flags = set(fields.get("flags", "").split())
+    have = [f for f in CPU_FEATURES if f in flags]
+    return f"{fields.get('model name', platform.processor() or '?')} [{' '.join(have)}]"
+
+
 def machine_info() -> dict[str, Any]:
     """Where the provenance was written (the aggregating host; jobs may have run elsewhere)."""
     return {
@@ -133,6 +155,7 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "machine": platform.machine(),
         "processor": platform.processor() or None,
+        "cpu": cpu_description(),
         "cpu_count": os.cpu_count(),
         "python_executable": sys.executable,
         "user": _user(),
