@@ -57,7 +57,7 @@ from redecorate.learners.base import merge_identical_rows  # noqa: E402
 from redecorate.learners.features import FeatureSchema  # noqa: E402
 from redecorate.learners.params import make_learner  # noqa: E402
 from redecorate.protocol import seed_sequence  # noqa: E402
-from redecorate.protocol.job import run_folds  # noqa: E402
+from redecorate.protocol.folds import run_folds  # noqa: E402
 
 SEED = 20050801
 J48 = "weka.classifiers.trees.J48"
