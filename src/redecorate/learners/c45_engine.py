@@ -67,31 +67,63 @@ def _log_func(num):
 
 
 @njit(cache=True)
-def _ent_of_counts(counts):
+def nlogn_table(w):
+    """``_log_func(i)`` for ``i = 0 .. sum(w)`` when every weight is a whole number, else empty.
+
+    Why: with whole weights (unit weights, draw counts) every class count at a node is a
+    whole number, so the n·log n terms of the entropy at each candidate threshold can be
+    looked up instead of computed; the table is filled by the same expression, so each
+    entry is bit for bit the value it replaces. Above 2**22 total weight the table would
+    cost more than it saves, and weights that are not whole never use it.
+    """
+    tot = 0.0
+    for i in range(w.shape[0]):
+        if w[i] != math.floor(w[i]):
+            return np.empty(0)
+        tot += w[i]
+    if not tot < 4194304.0:
+        return np.empty(0)
+    n = int(tot) + 1
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = _log_func(float(i))
+    return out
+
+
+@njit(cache=True, inline="always")
+def _nlogn(x, lut):
+    """``_log_func(x)``, from the table when one is given (``x`` then a whole number)."""
+    if lut.shape[0] > 0:
+        return lut[int(x)]
+    return _log_func(x)
+
+
+@njit(cache=True)
+def _ent_of_counts(counts, lut):
     """Unnormalised entropy ``N*H`` of one vector of class weights."""
     tot = 0.0
     acc = 0.0
     for j in range(counts.shape[0]):
         tot += counts[j]
-        acc += _log_func(counts[j])
-    return _log_func(tot) - acc
+        acc += _nlogn(counts[j], lut)
+    return _nlogn(tot, lut) - acc
 
 
 @njit(cache=True)
-def _new_ent(dist):
+def _new_ent(dist, lut):
     """Unnormalised conditional entropy of the classes given the branch."""
     acc = 0.0
     for i in range(dist.shape[0]):
         bag = 0.0
         for j in range(dist.shape[1]):
-            acc += _log_func(dist[i, j])
+            acc += _nlogn(dist[i, j], lut)
             bag += dist[i, j]
-        acc -= _log_func(bag)
+        acc -= _nlogn(bag, lut)
     return -acc
 
 
 @njit(cache=True)
-def _split_ent(dist, total_with_unknown):
+def _split_ent(dist, total_with_unknown, lut):
     """Split information with the unknown-valued weight as an extra branch."""
     known = dist.sum()
     if not (known - 0.0 > 1e-6):
@@ -101,25 +133,25 @@ def _split_ent(dist, total_with_unknown):
         bag = 0.0
         for j in range(dist.shape[1]):
             bag += dist[i, j]
-        acc -= _log_func(bag)
-    acc -= _log_func(total_with_unknown - known)
-    acc += _log_func(total_with_unknown)
+        acc -= _nlogn(bag, lut)
+    acc -= _nlogn(total_with_unknown - known, lut)
+    acc += _nlogn(total_with_unknown, lut)
     return acc
 
 
 @njit(cache=True)
-def _info_gain(dist, total_with_unknown, old_ent):
+def _info_gain(dist, total_with_unknown, old_ent, lut):
     known = dist.sum()
     unknown_rate = (total_with_unknown - known) / total_with_unknown
-    numerator = (1.0 - unknown_rate) * (old_ent - _new_ent(dist))
+    numerator = (1.0 - unknown_rate) * (old_ent - _new_ent(dist, lut))
     if _eq(numerator, 0.0):
         return 0.0
     return numerator / known
 
 
 @njit(cache=True)
-def _gain_ratio(dist, total_with_unknown, gain):
-    denom = _split_ent(dist, total_with_unknown)
+def _gain_ratio(dist, total_with_unknown, gain, lut):
+    denom = _split_ent(dist, total_with_unknown, lut)
     if _eq(denom, 0.0):
         return 0.0
     denom = denom / total_with_unknown
@@ -211,7 +243,7 @@ def _estimated_errors_dist(dist, cf, z):
 
 
 @njit(cache=True)
-def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj):
+def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut):
     """Return (valid, gain, ratio, dist) for a multiway split on nominal attribute a.
 
     The criteria are computed on the values that occur at the node only, in value order:
@@ -248,14 +280,14 @@ def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj):
         ok += nvals - crit.shape[0]
     if ok <= 1:
         return False, 0.0, 0.0, dist
-    old = _ent_of_counts(_class_totals(crit))
-    gain = _info_gain(crit, total, old)
-    ratio = _gain_ratio(crit, total, gain)
+    old = _ent_of_counts(_class_totals(crit), lut)
+    gain = _info_gain(crit, total, old, lut)
+    ratio = _gain_ratio(crit, total, gain, lut)
     return True, gain, ratio, dist
 
 
 @njit(cache=True)
-def _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl, random_mode):
+def _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl, random_mode, lut):
     """Return (valid, gain, ratio, threshold, dist) for the best binary split on a.
 
     ``mult[row]`` is how many training instances row stands for (see :func:`build_tree`):
@@ -302,7 +334,7 @@ def _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl, random_mod
             min_split = 25.0
         if 2.0 * min_split - n_known > 1e-6:
             return False, 0.0, 0.0, 0.0, dist
-    default_ent = _ent_of_counts(dist[1])
+    default_ent = _ent_of_counts(dist[1], lut)
     best_gain = 0.0
     split_index = -1
     n_index = 0
@@ -317,7 +349,7 @@ def _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl, random_mod
                 bag0 += sw[r]
                 bag1 -= sw[r]
             if (min_split - bag0 < 1e-6) and (min_split - bag1 < 1e-6):
-                g = _info_gain(dist, total, default_ent)
+                g = _info_gain(dist, total, default_ent, lut)
                 if _gr(g, best_gain):
                     best_gain = g
                     split_index = nxt - 1
@@ -338,7 +370,7 @@ def _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl, random_mod
             dist[0, sy[r]] += sw[r]
         else:
             dist[1, sy[r]] += sw[r]
-    ratio = _gain_ratio(dist, total, best_gain)
+    ratio = _gain_ratio(dist, total, best_gain, lut)
     return True, best_gain, ratio, thr, dist
 
 
@@ -465,8 +497,12 @@ def _leaf_dist(y, idx, wt, k):
 
 
 @njit(cache=True)
-def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k):
-    """Choose the split of one node: returns (attribute or -1, threshold, dist)."""
+def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut):
+    """Choose the split of one node: returns (attribute or -1, threshold, dist).
+
+    ``lut`` is the fit's n·log n table (:func:`nlogn_table`); it is used where every weight
+    at the node is a whole number (fractions of instances with missing values are not).
+    """
     d = X.shape[1]
     node = _leaf_dist(y, idx, wt, k)
     pc = node[0]
@@ -474,6 +510,11 @@ def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, us
     none = (-1, 0.0, node)
     if total < 2.0 * min_obj - 1e-6 or _eq(total, pc[_max_class(pc)]):
         return none
+    if lut.shape[0] > 0:
+        for t in range(wt.shape[0]):
+            if wt[t] != math.floor(wt[t]):
+                lut = lut[:0]
+                break
     if random_k > 0:
         # Random-tree mode: K random candidate attributes, more if none has positive gain.
         perm = np.random.permutation(d)
@@ -486,11 +527,11 @@ def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, us
             if p >= random_k and best_a >= 0:
                 break
             if nom_sizes[a] > 0:
-                ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj)
+                ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut)
                 thr = 0.0
             else:
                 ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, False,
-                                                    True)
+                                                    True, lut)
             if ok and _gr(g, best_g):
                 best_a = a
                 best_g = g
@@ -508,11 +549,11 @@ def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, us
     n_valid = 0
     for a in range(d):
         if nom_sizes[a] > 0:
-            ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj)
+            ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut)
             thr = 0.0
         else:
             ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl,
-                                                False)
+                                                False, lut)
         dists.append(dist)
         valid[a] = ok
         gains[a] = g
@@ -555,7 +596,7 @@ def _set_dist(t_dist, t_dref, node, dist):
 
 
 @njit(cache=True)
-def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k):
+def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut):
     """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion).
 
     Returns the node arrays ``(att, split, child0, nb, empty, dref)`` and ``dist``, the
@@ -588,7 +629,7 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
         idx = st_idx.pop()
         wt = st_wt.pop()
         a, thr, dist = _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj,
-                                     use_mdl, random_k)
+                                     use_mdl, random_k, lut)
         if a < 0:
             _set_dist(t_dist, t_dref, node, dist)
             if _eq(dist.sum(), 0.0):
@@ -944,7 +985,7 @@ def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, co
     if random_k > 0:
         np.random.seed(seed)
     t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist = _grow(
-        X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k)
+        X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w))
     if collapse:
         _collapse(t_att, t_child0, t_nb, t_dref, t_dist)
     if prune:
