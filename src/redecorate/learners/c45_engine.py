@@ -287,40 +287,28 @@ def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut):
 
 
 @njit(cache=True)
-def _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl, random_mode, lut):
+def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_mode, lut):
     """Return (valid, gain, ratio, threshold, dist) for the best binary split on a.
 
-    ``mult[row]`` is how many training instances row stands for (see :func:`build_tree`):
-    C4.5's "enough known values" test counts instances, not weight.
+    ``rows`` are the node's rows with a known value of a, sorted by (value, row)
+    (:func:`presort`); ``wrow[row]`` is each one's weight at the node. ``mult[row]`` is how
+    many training instances row stands for (see :func:`build_tree`): C4.5's "enough known
+    values" test counts instances, not weight.
     """
-    n = idx.shape[0]
-    vals = np.empty(n)
-    nk = 0
-    n_known = 0
-    for t in range(n):
-        v = X[idx[t], a]
-        if not np.isnan(v):
-            vals[nk] = v
-            nk += 1
-            n_known += mult[idx[t]]
+    nk = rows.shape[0]
     dist = np.zeros((2, k))
     if nk < 2:
         return False, 0.0, 0.0, 0.0, dist
-    known_pos = np.empty(nk, dtype=np.int64)
-    c = 0
-    for t in range(n):
-        if not np.isnan(X[idx[t], a]):
-            known_pos[c] = t
-            c += 1
-    order = np.argsort(vals[:nk], kind="mergesort")
+    n_known = 0
     sv = np.empty(nk)
     sy = np.empty(nk, dtype=np.int64)
     sw = np.empty(nk)
     for r in range(nk):
-        t = known_pos[order[r]]
-        sv[r] = vals[order[r]]
-        sy[r] = y[idx[t]]
-        sw[r] = wt[t]
+        row = rows[r]
+        sv[r] = X[row, a]
+        sy[r] = y[row]
+        sw[r] = wrow[row]
+        n_known += mult[row]
     for r in range(nk):
         dist[1, sy[r]] += sw[r]
     known_total = dist.sum()
@@ -394,7 +382,7 @@ def _add_unknown(dist, X, y, idx, wt, a):
 
 
 @njit(cache=True)
-def _split_point_on_data(X, a, thr):
+def _split_point_on_data(X, rows, a, thr):
     """The largest training value not above the threshold (Weka's ``setSplitPoint``).
 
     Weka scans the whole training set and moves the threshold onto the largest value
@@ -404,13 +392,109 @@ def _split_point_on_data(X, a, thr):
     folds and breaks others); taking the plain maximum agrees with Weka's predictions and
     tree sizes on every fold of the differential test, differing only in the sixth
     decimal of a few printed thresholds.
+
+    ``rows`` are the training rows with a known value of a in ascending order of it
+    (:func:`presort`): ``v - thr < 1e-6`` holds on a prefix of them (floating-point
+    subtraction is monotone), so the maximum is found by bisection.
     """
-    best = -1.7976931348623157e308
-    for i in range(X.shape[0]):
-        v = X[i, a]
-        if not np.isnan(v) and v > best and v - thr < 1e-6:
-            best = v
-    return best
+    lo = 0
+    hi = rows.shape[0]  # the prefix is rows[:lo] once lo == hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if X[rows[mid], a] - thr < 1e-6:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == 0:
+        return -1.7976931348623157e308
+    return X[rows[lo - 1], a]
+
+
+@njit(cache=True)
+def presort(X, nom_sizes):
+    """Rows with a known value of each numeric attribute, sorted by (value, row), once per fit.
+
+    ``rows[off[a]:off[a + 1]]`` for attribute a (empty for nominal ones). Why: C4.5 sorts a
+    node's known values at every node and attribute (a stable sort, ties in row order);
+    a node's rows are always in ascending row order, so the same order is the fit's order
+    restricted to the node, and :func:`_split_sorted` hands each child its part of it.
+    """
+    n, d = X.shape
+    off = np.zeros(d + 1, dtype=np.int64)
+    for a in range(d):
+        c = 0
+        if nom_sizes[a] == 0:
+            for i in range(n):
+                if not np.isnan(X[i, a]):
+                    c += 1
+        off[a + 1] = off[a] + c
+    rows = np.empty(off[d], dtype=np.int64)
+    known = np.empty(n, dtype=np.int64)
+    vals = np.empty(n)
+    for a in range(d):
+        if nom_sizes[a] > 0:
+            continue
+        c = 0
+        for i in range(n):
+            if not np.isnan(X[i, a]):
+                known[c] = i
+                vals[c] = X[i, a]
+                c += 1
+        order = np.argsort(vals[:c], kind="mergesort")
+        for r in range(c):
+            rows[off[a] + r] = known[order[r]]
+    return rows, off
+
+
+@njit(cache=True)
+def _branch_props(dist):
+    """Share of the node's weight in each branch (uniform when it has none): the fraction
+    of an instance with a missing value that each branch receives."""
+    nb = dist.shape[0]
+    tot = dist.sum()
+    props = np.empty(nb)
+    for i in range(nb):
+        props[i] = dist[i].sum() / tot if tot > 0 else 1.0 / nb
+    return props
+
+
+@njit(cache=True)
+def _split_sorted(X, srt, soff, a, att_is_nominal, thr, props):
+    """Each child's part of the node's sorted rows (:func:`presort`), order kept: a row
+    goes where :func:`_split_data` sends it (every branch with a share, if its value of a
+    is missing). Returns the children's rows and their offsets, one row of ``offs`` each."""
+    nb = props.shape[0]
+    d = soff.shape[0] - 1
+    m = srt.shape[0]
+    sub = np.empty(m, dtype=np.int64)
+    offs = np.zeros((nb, d + 1), dtype=np.int64)
+    for b in range(d):
+        for i in range(nb):
+            offs[i, b + 1] = offs[i, b]
+        for p in range(soff[b], soff[b + 1]):
+            s = _which_subset(X[srt[p], a], att_is_nominal, thr)
+            sub[p] = s
+            if s >= 0:
+                offs[s, b + 1] += 1
+            else:
+                for i in range(nb):
+                    if props[i] > 1e-6:
+                        offs[i, b + 1] += 1
+    out = List()
+    for i in range(nb):
+        out.append(np.empty(offs[i, d], dtype=np.int64))
+    fill = np.zeros(nb, dtype=np.int64)
+    for p in range(m):
+        s = sub[p]
+        if s >= 0:
+            out[s][fill[s]] = srt[p]
+            fill[s] += 1
+        else:
+            for i in range(nb):
+                if props[i] > 1e-6:
+                    out[i][fill[i]] = srt[p]
+                    fill[i] += 1
+    return out, offs
 
 
 @njit(cache=True)
@@ -428,10 +512,7 @@ def _which_subset(v, att_is_nominal, thr):
 def _split_data(X, idx, wt, a, att_is_nominal, thr, dist):
     """Partition (idx, wt) by the split, sending missing values fractionally."""
     nb = dist.shape[0]
-    tot = dist.sum()
-    props = np.empty(nb)
-    for i in range(nb):
-        props[i] = dist[i].sum() / tot if tot > 0 else 1.0 / nb
+    props = _branch_props(dist)
     counts = np.zeros(nb, dtype=np.int64)
     n = idx.shape[0]
     sub = np.empty(n, dtype=np.int64)
@@ -497,11 +578,14 @@ def _leaf_dist(y, idx, wt, k):
 
 
 @njit(cache=True)
-def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut):
+def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
+                  random_k, lut):
     """Choose the split of one node: returns (attribute or -1, threshold, dist).
 
-    ``lut`` is the fit's n·log n table (:func:`nlogn_table`); it is used where every weight
-    at the node is a whole number (fractions of instances with missing values are not).
+    ``srt``/``soff`` are the node's rows sorted by each numeric attribute (:func:`presort`);
+    ``wrow`` is scratch space for the weights by row. ``lut`` is the fit's n·log n table
+    (:func:`nlogn_table`); it is used where every weight at the node is a whole number
+    (fractions of instances with missing values are not).
     """
     d = X.shape[1]
     node = _leaf_dist(y, idx, wt, k)
@@ -510,6 +594,8 @@ def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, us
     none = (-1, 0.0, node)
     if total < 2.0 * min_obj - 1e-6 or _eq(total, pc[_max_class(pc)]):
         return none
+    for t in range(idx.shape[0]):
+        wrow[idx[t]] = wt[t]
     if lut.shape[0] > 0:
         for t in range(wt.shape[0]):
             if wt[t] != math.floor(wt[t]):
@@ -530,8 +616,8 @@ def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, us
                 ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut)
                 thr = 0.0
             else:
-                ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, False,
-                                                    True, lut)
+                ok, g, r, thr, dist = _eval_numeric(X, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total,
+                                                    min_obj, False, True, lut)
             if ok and _gr(g, best_g):
                 best_a = a
                 best_g = g
@@ -552,8 +638,8 @@ def _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj, us
             ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut)
             thr = 0.0
         else:
-            ok, g, r, thr, dist = _eval_numeric(X, y, idx, wt, mult, a, k, total, min_obj, use_mdl,
-                                                False, lut)
+            ok, g, r, thr, dist = _eval_numeric(X, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total,
+                                                min_obj, use_mdl, False, lut)
         dists.append(dist)
         valid[a] = ok
         gains[a] = g
@@ -596,7 +682,7 @@ def _set_dist(t_dist, t_dref, node, dist):
 
 
 @njit(cache=True)
-def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut):
+def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut, srt0, soff0):
     """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion).
 
     Returns the node arrays ``(att, split, child0, nb, empty, dref)`` and ``dist``, the
@@ -606,7 +692,8 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
     distribution. Why: a split on a nominal attribute with thousands of values (splice's
     Instance_name, which random trees draw) makes thousands of such branches; giving each
     one an array, or a typed-list entry per field, dominated the time of a random forest.
-    Node arrays grow by doubling.
+    Node arrays grow by doubling. Each node carries its rows sorted by every numeric
+    attribute (``srt0``/``soff0`` at the root: :func:`presort`).
     """
     cap = 64
     t_att = np.full(cap, -1, dtype=np.int64)
@@ -624,12 +711,19 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
     st_node.append(0)
     st_idx.append(np.arange(X.shape[0]))
     st_wt.append(w.copy())
+    st_srt = List.empty_list(types.int64[:])
+    st_soff = List.empty_list(types.int64[:])
+    st_srt.append(srt0)
+    st_soff.append(soff0)
+    wrow = np.empty(X.shape[0])
     while len(st_node) > 0:
         node = st_node.pop()
         idx = st_idx.pop()
         wt = st_wt.pop()
-        a, thr, dist = _select_split(X, y, idx, wt, mult, k, nom_sizes, counts_for_avg, min_obj,
-                                     use_mdl, random_k, lut)
+        srt = st_srt.pop()
+        soff = st_soff.pop()
+        a, thr, dist = _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg,
+                                     min_obj, use_mdl, random_k, lut)
         if a < 0:
             _set_dist(t_dist, t_dref, node, dist)
             if _eq(dist.sum(), 0.0):
@@ -638,13 +732,14 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
         _add_unknown(dist, X, y, idx, wt, a)
         nominal = nom_sizes[a] > 0
         if not nominal and random_k == 0:
-            thr = _split_point_on_data(X, a, thr)
+            thr = _split_point_on_data(X, srt0[soff0[a]:soff0[a + 1]], a, thr)
         nb = dist.shape[0]
         t_att[node] = a
         t_split[node] = thr
         t_nb[node] = nb
         _set_dist(t_dist, t_dref, node, dist)
         sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, thr, dist)
+        sub_srt, sub_soff = _split_sorted(X, srt, soff, a, nominal, thr, _branch_props(dist))
         first = n_nodes
         if n_nodes + nb > cap:
             cap = max(2 * cap, n_nodes + nb)
@@ -670,6 +765,8 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
             st_node.append(first + i)
             st_idx.append(sub_idx[i])
             st_wt.append(sub_wt[i])
+            st_srt.append(sub_srt[i])
+            st_soff.append(sub_soff[i])
     return (t_att[:n_nodes], t_split[:n_nodes], t_child0[:n_nodes], t_nb[:n_nodes],
             t_empty[:n_nodes], t_dref[:n_nodes], t_dist)
 
@@ -984,8 +1081,9 @@ def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, co
     counts_for_avg = gains_counted_in_average(nom_sizes, mult.sum())
     if random_k > 0:
         np.random.seed(seed)
+    srt, soff = presort(X, nom_sizes)
     t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist = _grow(
-        X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w))
+        X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w), srt, soff)
     if collapse:
         _collapse(t_att, t_child0, t_nb, t_dref, t_dist)
     if prune:
