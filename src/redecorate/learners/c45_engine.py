@@ -579,13 +579,14 @@ def _leaf_dist(y, idx, wt, k):
 
 @njit(cache=True)
 def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
-                  random_k, lut):
+                  random_k, lut, skip):
     """Choose the split of one node: returns (attribute or -1, threshold, dist).
 
     ``srt``/``soff`` are the node's rows sorted by each numeric attribute (:func:`presort`);
     ``wrow`` is scratch space for the weights by row. ``lut`` is the fit's n·log n table
     (:func:`nlogn_table`); it is used where every weight at the node is a whole number
-    (fractions of instances with missing values are not).
+    (fractions of instances with missing values are not). ``skip[a]`` marks the nominal
+    attributes split on above the node (see :func:`_grow`): their split is not valid here.
     """
     d = X.shape[1]
     node = _leaf_dist(y, idx, wt, k)
@@ -612,6 +613,8 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
             a = perm[p]
             if p >= random_k and best_a >= 0:
                 break
+            if skip[a]:
+                continue
             if nom_sizes[a] > 0:
                 ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut)
                 thr = 0.0
@@ -634,6 +637,9 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
     avg = 0.0
     n_valid = 0
     for a in range(d):
+        if skip[a]:
+            dists.append(node)  # a placeholder: never chosen
+            continue
         if nom_sizes[a] > 0:
             ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut)
             thr = 0.0
@@ -694,6 +700,11 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
     one an array, or a typed-list entry per field, dominated the time of a random forest.
     Node arrays grow by doubling. Each node carries its rows sorted by every numeric
     attribute (``srt0``/``soff0`` at the root: :func:`presort`).
+
+    A nominal attribute split on above a node is not evaluated there: the node's known
+    values of it are all one value, so fewer than two branches can hold ``min_obj`` and
+    the split is invalid, as evaluating it would find (when ``min_obj`` is below 1e-6,
+    C4.5 counts branches without weight as holding it, and such attributes are evaluated).
     """
     cap = 64
     t_att = np.full(cap, -1, dtype=np.int64)
@@ -702,9 +713,12 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
     t_nb = np.zeros(cap, dtype=np.int64)
     t_empty = np.zeros(cap, dtype=np.int64)
     t_dref = np.zeros(cap, dtype=np.int64)
+    t_parent = np.full(cap, -1, dtype=np.int64)
     t_dist = List.empty_list(_F2D)
     t_dist.append(np.zeros((1, k)))
     n_nodes = 1  # the root; its distribution is set when it is grown
+    skip = np.zeros(X.shape[1], dtype=np.bool_)
+    skips = not min_obj < 1e-6
     st_node = List.empty_list(types.int64)
     st_idx = List.empty_list(types.int64[:])
     st_wt = List.empty_list(types.float64[:])
@@ -722,8 +736,19 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
         wt = st_wt.pop()
         srt = st_srt.pop()
         soff = st_soff.pop()
+        if skips:
+            p = t_parent[node]
+            while p >= 0:
+                if nom_sizes[t_att[p]] > 0:
+                    skip[t_att[p]] = True
+                p = t_parent[p]
         a, thr, dist = _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg,
-                                     min_obj, use_mdl, random_k, lut)
+                                     min_obj, use_mdl, random_k, lut, skip)
+        if skips:
+            p = t_parent[node]
+            while p >= 0:
+                skip[t_att[p]] = False
+                p = t_parent[p]
         if a < 0:
             _set_dist(t_dist, t_dref, node, dist)
             if _eq(dist.sum(), 0.0):
@@ -749,6 +774,7 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
             t_nb = _resized(t_nb, cap)
             t_empty = _resized(t_empty, cap)
             t_dref = _resized(t_dref, cap)
+            t_parent = _resized(t_parent, cap)
         for c in range(first, first + nb):
             t_att[c] = -1
             t_split[c] = 0.0
@@ -756,6 +782,7 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
             t_nb[c] = 0
             t_empty[c] = 0
             t_dref[c] = 0
+            t_parent[c] = node
         n_nodes += nb
         t_child0[node] = first
         for i in range(nb - 1, -1, -1):
