@@ -243,23 +243,17 @@ def _estimated_errors_dist(dist, cf, z):
 
 
 @njit(cache=True)
-def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut):
-    """Return (valid, gain, ratio, dist) for a multiway split on nominal attribute a.
-
-    The criteria are computed on the values that occur at the node only, in value order:
-    a value without weight adds exact zeros to every sum, so the result is the same to the
-    last bit, and an attribute with thousands of values (splice's Instance_name) costs in
-    proportion to the node's rows rather than to its values.
-    """
-    dist = np.zeros((nvals, k))
-    sparse = nvals > 64  # with fewer values, sorting and copying costs more than it saves
-    present = np.empty(min(idx.shape[0], nvals) if sparse else 0, dtype=np.int64)
+def _accumulate_nominal(X, y, idx, wt, a, k, dist, present):
+    """Add the node's known values of nominal attribute a into ``dist`` (all zero before),
+    in row order; when ``present`` has room, list each value met (first-met order) in it
+    and return how many there are."""
+    track = present.shape[0] > 0
     n_present = 0
     for t in range(idx.shape[0]):
         v = X[idx[t], a]
         if not np.isnan(v):
             c = int(v)
-            if sparse:
+            if track:
                 seen = False
                 for j in range(k):
                     if dist[c, j] != 0.0:
@@ -268,6 +262,25 @@ def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut):
                     present[n_present] = c
                     n_present += 1
             dist[c, y[idx[t]]] += wt[t]
+    return n_present
+
+
+@njit(cache=True)
+def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut, buf, present):
+    """Return (valid, gain, ratio) of a multiway split on nominal attribute a.
+
+    The criteria are computed on the values that occur at the node only, in value order:
+    a value without weight adds exact zeros to every sum, so the result is the same to the
+    last bit, and an attribute with thousands of values (splice's Instance_name) costs in
+    proportion to the node's rows rather than to its values.
+
+    ``buf`` (at least ``nvals`` rows, all zero) and ``present`` are scratch space, shared
+    by every evaluation of a fit and left all zero again; the winner's distribution is
+    built afresh (:func:`_split_dist`).
+    """
+    dist = buf[:nvals]
+    sparse = nvals > 64  # with fewer values, sorting and copying costs more than it saves
+    n_present = _accumulate_nominal(X, y, idx, wt, a, k, dist, present if sparse else present[:0])
     crit = dist[np.sort(present[:n_present])] if sparse and n_present < nvals else dist
     ok = 0
     for i in range(crit.shape[0]):
@@ -278,31 +291,38 @@ def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut):
             ok += 1
     if min_obj < 1e-6:  # a minimum this small is met by the values without weight too
         ok += nvals - crit.shape[0]
-    if ok <= 1:
-        return False, 0.0, 0.0, dist
-    old = _ent_of_counts(_class_totals(crit), lut)
-    gain = _info_gain(crit, total, old, lut)
-    ratio = _gain_ratio(crit, total, gain, lut)
-    return True, gain, ratio, dist
+    valid = ok > 1
+    gain = 0.0
+    ratio = 0.0
+    if valid:
+        old = _ent_of_counts(_class_totals(crit), lut)
+        gain = _info_gain(crit, total, old, lut)
+        ratio = _gain_ratio(crit, total, gain, lut)
+    if sparse and n_present < nvals:
+        for i in range(n_present):
+            dist[present[i]] = 0.0
+    else:
+        dist[:, :] = 0.0
+    return valid, gain, ratio
 
 
 @njit(cache=True)
-def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_mode, lut):
-    """Return (valid, gain, ratio, threshold, dist) for the best binary split on a.
+def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_mode, lut, sv, sy, sw,
+                  dist):
+    """Return (valid, gain, ratio, threshold) of the best binary split on a; ``dist`` (2 x k)
+    then holds its class weights.
 
     ``rows`` are the node's rows with a known value of a, sorted by (value, row)
     (:func:`presort`); ``wrow[row]`` is each one's weight at the node. ``mult[row]`` is how
     many training instances row stands for (see :func:`build_tree`): C4.5's "enough known
-    values" test counts instances, not weight.
+    values" test counts instances, not weight. ``sv``, ``sy``, ``sw`` (as long as the fit)
+    and ``dist`` are scratch space shared by every evaluation of a fit.
     """
     nk = rows.shape[0]
-    dist = np.zeros((2, k))
+    dist[:, :] = 0.0
     if nk < 2:
-        return False, 0.0, 0.0, 0.0, dist
+        return False, 0.0, 0.0, 0.0
     n_known = 0
-    sv = np.empty(nk)
-    sy = np.empty(nk, dtype=np.int64)
-    sw = np.empty(nk)
     for r in range(nk):
         row = rows[r]
         sv[r] = X[row, a]
@@ -321,7 +341,7 @@ def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_
         elif min_split - 25.0 > 1e-6:
             min_split = 25.0
         if 2.0 * min_split - n_known > 1e-6:
-            return False, 0.0, 0.0, 0.0, dist
+            return False, 0.0, 0.0, 0.0
     default_ent = _ent_of_counts(dist[1], lut)
     best_gain = 0.0
     split_index = -1
@@ -344,11 +364,11 @@ def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_
                 n_index += 1
             last = nxt
     if n_index == 0 or split_index < 0:
-        return False, 0.0, 0.0, 0.0, dist
+        return False, 0.0, 0.0, 0.0
     if use_mdl:
         best_gain = best_gain - (math.log(n_index) / LOG2) / total
     if best_gain - 0.0 < 1e-6:
-        return False, 0.0, 0.0, 0.0, dist
+        return False, 0.0, 0.0, 0.0
     thr = (sv[split_index + 1] + sv[split_index]) / 2.0
     if thr == sv[split_index + 1]:
         thr = sv[split_index]
@@ -359,7 +379,7 @@ def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_
         else:
             dist[1, sy[r]] += sw[r]
     ratio = _gain_ratio(dist, total, best_gain, lut)
-    return True, best_gain, ratio, thr, dist
+    return True, best_gain, ratio, thr
 
 
 @njit(cache=True)
@@ -578,15 +598,27 @@ def _leaf_dist(y, idx, wt, k):
 
 
 @njit(cache=True)
+def _nominal_dist(X, y, idx, wt, a, nvals, k):
+    """The class weights of each value of nominal attribute a at the node (a new array)."""
+    dist = np.zeros((nvals, k))
+    _accumulate_nominal(X, y, idx, wt, a, k, dist, np.empty(0, dtype=np.int64))
+    return dist
+
+
+@njit(cache=True)
 def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
-                  random_k, lut, skip):
+                  random_k, lut, skip, nbuf, present, sv, sy, sw, numd):
     """Choose the split of one node: returns (attribute or -1, threshold, dist).
 
-    ``srt``/``soff`` are the node's rows sorted by each numeric attribute (:func:`presort`);
-    ``wrow`` is scratch space for the weights by row. ``lut`` is the fit's n·log n table
-    (:func:`nlogn_table`); it is used where every weight at the node is a whole number
-    (fractions of instances with missing values are not). ``skip[a]`` marks the nominal
-    attributes split on above the node (see :func:`_grow`): their split is not valid here.
+    ``srt``/``soff`` are the node's rows sorted by each numeric attribute (:func:`presort`).
+    ``lut`` is the fit's n·log n table (:func:`nlogn_table`); it is used where every weight
+    at the node is a whole number (fractions of instances with missing values are not).
+    ``skip[a]`` marks the nominal attributes split on above the node (see :func:`_grow`):
+    their split is not valid here. The rest is scratch space of the fit, so that comparing
+    the attributes allocates nothing: ``wrow`` (weights by row), ``nbuf`` and ``present``
+    (:func:`_eval_nominal`), ``sv``, ``sy``, ``sw`` (:func:`_eval_numeric`) and ``numd``
+    (the split distribution of each numeric attribute); only the winner's distribution is
+    made into an array of its own.
     """
     d = X.shape[1]
     node = _leaf_dist(y, idx, wt, k)
@@ -608,7 +640,6 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
         best_a = -1
         best_g = 0.0
         best_thr = 0.0
-        best_dist = node
         for p in range(d):
             a = perm[p]
             if p >= random_k and best_a >= 0:
@@ -616,37 +647,35 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
             if skip[a]:
                 continue
             if nom_sizes[a] > 0:
-                ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut)
+                ok, g, r = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
                 thr = 0.0
             else:
-                ok, g, r, thr, dist = _eval_numeric(X, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total,
-                                                    min_obj, False, True, lut)
+                ok, g, r, thr = _eval_numeric(X, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
+                                              False, True, lut, sv, sy, sw, numd[a])
             if ok and _gr(g, best_g):
                 best_a = a
                 best_g = g
                 best_thr = thr
-                best_dist = dist
         if best_a < 0:
             return none
-        return best_a, best_thr, best_dist
+        if nom_sizes[best_a] > 0:
+            return best_a, best_thr, _nominal_dist(X, y, idx, wt, best_a, nom_sizes[best_a], k)
+        return best_a, best_thr, numd[best_a].copy()
     valid = np.zeros(d, dtype=np.bool_)
     gains = np.zeros(d)
     ratios = np.zeros(d)
     thrs = np.zeros(d)
-    dists = List()
     avg = 0.0
     n_valid = 0
     for a in range(d):
         if skip[a]:
-            dists.append(node)  # a placeholder: never chosen
             continue
         if nom_sizes[a] > 0:
-            ok, g, r, dist = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut)
+            ok, g, r = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
             thr = 0.0
         else:
-            ok, g, r, thr, dist = _eval_numeric(X, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total,
-                                                min_obj, use_mdl, False, lut)
-        dists.append(dist)
+            ok, g, r, thr = _eval_numeric(X, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
+                                          use_mdl, False, lut, sv, sy, sw, numd[a])
         valid[a] = ok
         gains[a] = g
         ratios[a] = r
@@ -665,7 +694,9 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
             min_result = ratios[a]
     if best < 0 or _eq(min_result, 0.0):
         return none
-    return best, thrs[best], dists[best]
+    if nom_sizes[best] > 0:
+        return best, thrs[best], _nominal_dist(X, y, idx, wt, best, nom_sizes[best], k)
+    return best, thrs[best], numd[best].copy()
 
 
 @njit(cache=True)
@@ -719,6 +750,12 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
     n_nodes = 1  # the root; its distribution is set when it is grown
     skip = np.zeros(X.shape[1], dtype=np.bool_)
     skips = not min_obj < 1e-6
+    nbuf = np.zeros((max(1, nom_sizes.max()) if nom_sizes.shape[0] > 0 else 1, k))
+    present = np.empty(min(X.shape[0], nbuf.shape[0]), dtype=np.int64)
+    sv = np.empty(X.shape[0])
+    sy = np.empty(X.shape[0], dtype=np.int64)
+    sw = np.empty(X.shape[0])
+    numd = np.zeros((X.shape[1], 2, k))
     st_node = List.empty_list(types.int64)
     st_idx = List.empty_list(types.int64[:])
     st_wt = List.empty_list(types.float64[:])
@@ -743,7 +780,8 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
                     skip[t_att[p]] = True
                 p = t_parent[p]
         a, thr, dist = _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg,
-                                     min_obj, use_mdl, random_k, lut, skip)
+                                     min_obj, use_mdl, random_k, lut, skip, nbuf, present, sv, sy, sw,
+                                     numd)
         if skips:
             p = t_parent[node]
             while p >= 0:
