@@ -904,32 +904,169 @@ def _collapse(t_att, t_child0, t_nb, t_dref, t_dist):
 
 
 @njit(cache=True)
-def _estimated_errors_branch(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child0, t_nb,
-                             cf, z):
-    """Pessimistic errors if the given data were classified by the subtree below node."""
-    st_node = List.empty_list(types.int64)
-    st_idx = List.empty_list(types.int64[:])
-    st_wt = List.empty_list(types.float64[:])
-    st_node.append(node)
-    st_idx.append(idx)
-    st_wt.append(wt)
+def _reserve(R, W, top, need):
+    """The arena ``(R, W)`` (rows and their weights) with room for ``need`` entries above
+    ``top``: the same arrays, or larger copies (doubling)."""
+    if top + need > R.shape[0]:
+        cap = max(2 * R.shape[0], top + need)
+        R = _resized(R, cap)
+        W = _resized(W, cap)
+    return R, W
+
+
+@njit(cache=True)
+def _route(X, R, W, off, m, a, att_is_nominal, thr, sub):
+    """``sub[p]``: the branch of row ``R[off + p]`` under the split (-1 when its value is missing)."""
+    for p in range(m):
+        sub[p] = _which_subset(X[R[off + p], a], att_is_nominal, thr)
+
+
+@njit(cache=True)
+def _reset_dist_into(y, R, W, off, m, sub, dist, probs):
+    """:func:`_reset_distribution` of the rows ``R[off:off + m]`` into ``dist`` (nb x k, its
+    contents replaced), from their branches ``sub`` (:func:`_route`); ``probs`` is scratch."""
+    nb = dist.shape[0]
+    dist[:, :] = 0.0
+    for p in range(m):
+        if sub[p] >= 0:
+            dist[sub[p], y[R[off + p]]] += W[off + p]
+    tot = dist.sum()  # then the missing values, as _add_unknown spreads them
+    for i in range(nb):
+        if _eq(tot, 0.0):
+            probs[i] = 1.0 / nb
+        else:
+            probs[i] = dist[i].sum() / tot
+    for p in range(m):
+        if sub[p] < 0:
+            cls = y[R[off + p]]
+            for i in range(nb):
+                dist[i, cls] += probs[i] * W[off + p]
+
+
+@njit(cache=True)
+def _props_into(dist, props):
+    """:func:`_branch_props` of ``dist`` into ``props``."""
+    nb = dist.shape[0]
+    tot = dist.sum()
+    for i in range(nb):
+        props[i] = dist[i].sum() / tot if tot > 0 else 1.0 / nb
+
+
+@njit(cache=True)
+def _partition(R, W, off, m, sub, props, top, first_last, coff, clen):
+    """:func:`_split_data` on the arena: the rows ``R[off:off + m]`` (weights ``W``) go to
+    their branches ``sub``, a missing value to every branch with a share ``props`` (its
+    weight times the share); each branch gets a segment above ``top``, rows in order.
+    ``first_last``: segments in branch order (else in reverse order), so that the branch
+    popped first from a stack holds the topmost one. Returns ``(R, W, new top)``; branch
+    i's segment is ``coff[i]``, ``clen[i]`` long."""
+    nb = props.shape[0]
+    for i in range(nb):
+        clen[i] = 0
+    n_out = 0
+    for p in range(m):
+        s = sub[p]
+        if s >= 0:
+            clen[s] += 1
+            n_out += 1
+        else:
+            for i in range(nb):
+                if props[i] > 1e-6:
+                    clen[i] += 1
+                    n_out += 1
+    R, W = _reserve(R, W, top, n_out)
+    pos = top
+    for j in range(nb):
+        i = j if first_last else nb - 1 - j
+        coff[i] = pos
+        pos += clen[i]
+        clen[i] = 0
+    for p in range(m):
+        s = sub[p]
+        if s >= 0:
+            q = coff[s] + clen[s]
+            R[q] = R[off + p]
+            W[q] = W[off + p]
+            clen[s] += 1
+        else:
+            for i in range(nb):
+                if props[i] > 1e-6:
+                    q = coff[i] + clen[i]
+                    R[q] = R[off + p]
+                    W[q] = W[off + p] * props[i]
+                    clen[i] += 1
+    return R, W, pos
+
+
+@njit(cache=True)
+def _leaf_errors(y, R, W, off, m, counts, cf, z):
+    """:func:`_estimated_errors_dist` of the class weights of ``R[off:off + m]`` (``counts``
+    is scratch of k entries): the same sums in the same order."""
+    counts[:] = 0.0
+    for p in range(m):
+        counts[y[R[off + p]]] += W[off + p]
+    total = 0.0
+    for j in range(counts.shape[0]):
+        total += counts[j]
+    if _eq(total, 0.0):
+        return 0.0
+    wrong = total - counts[_max_class(counts)]
+    return wrong + _add_errs(total, wrong, cf, z)
+
+
+@njit(cache=True)
+def _estimated_errors_branch(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb,
+                             cf, z, sub, scratch):
+    """Pessimistic errors if the rows ``R[off:off + m]`` were classified by the subtree below
+    node (C4.5's estimate for subtree raising).
+
+    The rows are routed down in the arena above ``off + m`` (:func:`_partition`) and each
+    node's split distribution is built in ``scratch``, so nothing is allocated per node;
+    nodes are visited, and leaves' errors summed, in the order of a stack with branches
+    pushed in order. Returns ``(errors, R, W)`` (the arena, grown if it had to be).
+    """
+    nmax = scratch.shape[0]
+    cap = 64
+    st_node = np.empty(cap, dtype=np.int64)
+    st_off = np.empty(cap, dtype=np.int64)
+    st_len = np.empty(cap, dtype=np.int64)
+    st_node[0] = node
+    st_off[0] = off
+    st_len[0] = m
+    n_st = 1
+    props = np.empty(nmax)
+    coff = np.empty(nmax, dtype=np.int64)
+    clen = np.empty(nmax, dtype=np.int64)
+    counts = np.empty(k)
     s = 0.0
-    while len(st_node) > 0:
-        n = st_node.pop()
-        i_ = st_idx.pop()
-        w_ = st_wt.pop()
+    while n_st > 0:
+        n_st -= 1
+        n = st_node[n_st]
+        o = st_off[n_st]
+        ln = st_len[n_st]
+        top = o + ln  # everything above belongs to subtrees already summed
         a = t_att[n]
         if a < 0:
-            s += _estimated_errors_dist(_leaf_dist(y, i_, w_, k), cf, z)
+            s += _leaf_errors(y, R, W, o, ln, counts, cf, z)
             continue
+        nb = t_nb[n]
         nominal = nom_sizes[a] > 0
-        tmp = _reset_distribution(X, y, i_, w_, a, nominal, t_split[n], t_nb[n], k)
-        sub_idx, sub_wt = _split_data(X, i_, w_, a, nominal, t_split[n], tmp)
-        for i in range(t_nb[n]):
-            st_node.append(t_child0[n] + i)
-            st_idx.append(sub_idx[i])
-            st_wt.append(sub_wt[i])
-    return s
+        _route(X, R, W, o, ln, a, nominal, t_split[n], sub)
+        dist = scratch[:nb]
+        _reset_dist_into(y, R, W, o, ln, sub, dist, props)
+        _props_into(dist, props[:nb])
+        R, W, top = _partition(R, W, o, ln, sub, props[:nb], top, True, coff, clen)
+        if n_st + nb > cap:
+            cap = max(2 * cap, n_st + nb)
+            st_node = _resized(st_node, cap)
+            st_off = _resized(st_off, cap)
+            st_len = _resized(st_len, cap)
+        for i in range(nb):
+            st_node[n_st] = t_child0[n] + i
+            st_off[n_st] = coff[i]
+            st_len[n_st] = clen[i]
+            n_st += 1
+    return s, R, W
 
 
 @njit(cache=True)
@@ -980,6 +1117,13 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
     st_state.append(0)
     st_idx.append(np.arange(X.shape[0]))
     st_wt.append(w.copy())
+    nmax = 2
+    for a in range(nom_sizes.shape[0]):
+        nmax = max(nmax, nom_sizes[a])
+    scratch = np.empty((nmax, k))
+    sub = np.empty(X.shape[0], dtype=np.int64)
+    R = np.empty(4 * X.shape[0] + 16, dtype=np.int64)  # the arena of the raising estimate
+    W = np.empty(R.shape[0])
     while len(st_node) > 0:
         node = st_node.pop()
         state = st_state.pop()
@@ -1013,8 +1157,12 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
                 largest = i
         big = t_child0[node] + largest
         if raising:
-            err_largest = _estimated_errors_branch(big, X, y, idx, wt, k, nom_sizes, t_att, t_split,
-                                                   t_child0, t_nb, cf, z)
+            m = idx.shape[0]
+            R, W = _reserve(R, W, 0, m)
+            R[:m] = idx
+            W[:m] = wt
+            err_largest, R, W = _estimated_errors_branch(big, X, y, R, W, 0, m, k, nom_sizes, t_att, t_split,
+                                                         t_child0, t_nb, cf, z, sub, scratch)
         else:
             err_largest = 1.7976931348623157e308
         err_leaf = _estimated_errors_dist(dist, cf, z)
