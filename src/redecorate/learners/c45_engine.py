@@ -25,9 +25,18 @@ call, with no Python per node.
 
 Tree layout while growing: parallel arrays indexed by node id (``att`` = split attribute
 or -1 for a leaf, ``split`` = numeric threshold, ``child0`` = id of the first of ``nbags``
-consecutive children, ``empty`` = leaf that received no training weight, ``dref`` = slot of
-the node's class weights in the typed list ``dist``, one row per branch; slot 0 holds the
-zero distribution every branch without training data shares).
+consecutive children, ``empty`` = leaf that received no training weight, ``dref`` and
+``drows`` = the node's class weights, one row per branch, as rows of the fit's store ``D``;
+row 0 holds the zero distribution every branch without training data shares). The data of
+the nodes still to visit live in arenas, a child's above its parent's (:func:`_partition`).
+
+Speed without changing a bit (committed records are reused by key, so a tree that moved
+by one bit would make new runs disagree with them; ``tests/test_c45_exactness.py`` pins
+trees by digest): n·log n from a table where weights are whole (:func:`nlogn_table`),
+numeric attributes sorted once per fit (:func:`presort`), a nominal attribute split on
+above a node not evaluated, scratch buffers while comparing attributes, and arenas instead
+of per-node arrays. Each keeps every sum in its order; ``docs/performance.md`` has their
+measured effect.
 """
 
 from __future__ import annotations
@@ -35,8 +44,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
-from numba.typed import List
+from numba import njit
 
 from redecorate.learners.compilation import announce_compilation
 
@@ -44,9 +52,6 @@ announce_compilation()
 
 SMALL = 1e-6
 LOG2 = math.log(2.0)
-
-_F2D = types.float64[:, :]
-
 
 
 @njit(cache=True, inline="always")
@@ -276,7 +281,7 @@ def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut, buf, present)
 
     ``buf`` (at least ``nvals`` rows, all zero) and ``present`` are scratch space, shared
     by every evaluation of a fit and left all zero again; the winner's distribution is
-    built afresh (:func:`_split_dist`).
+    built afresh (:func:`_nominal_dist`).
     """
     dist = buf[:nvals]
     sparse = nvals > 64  # with fewer values, sorting and copying costs more than it saves
@@ -437,7 +442,7 @@ def presort(X, nom_sizes):
     ``rows[off[a]:off[a + 1]]`` for attribute a (empty for nominal ones). Why: C4.5 sorts a
     node's known values at every node and attribute (a stable sort, ties in row order);
     a node's rows are always in ascending row order, so the same order is the fit's order
-    restricted to the node, and :func:`_split_sorted` hands each child its part of it.
+    restricted to the node, and :func:`_partition_sorted` hands each child its part of it.
     """
     n, d = X.shape
     off = np.zeros(d + 1, dtype=np.int64)
@@ -467,57 +472,6 @@ def presort(X, nom_sizes):
 
 
 @njit(cache=True)
-def _branch_props(dist):
-    """Share of the node's weight in each branch (uniform when it has none): the fraction
-    of an instance with a missing value that each branch receives."""
-    nb = dist.shape[0]
-    tot = dist.sum()
-    props = np.empty(nb)
-    for i in range(nb):
-        props[i] = dist[i].sum() / tot if tot > 0 else 1.0 / nb
-    return props
-
-
-@njit(cache=True)
-def _split_sorted(X, srt, soff, a, att_is_nominal, thr, props):
-    """Each child's part of the node's sorted rows (:func:`presort`), order kept: a row
-    goes where :func:`_split_data` sends it (every branch with a share, if its value of a
-    is missing). Returns the children's rows and their offsets, one row of ``offs`` each."""
-    nb = props.shape[0]
-    d = soff.shape[0] - 1
-    m = srt.shape[0]
-    sub = np.empty(m, dtype=np.int64)
-    offs = np.zeros((nb, d + 1), dtype=np.int64)
-    for b in range(d):
-        for i in range(nb):
-            offs[i, b + 1] = offs[i, b]
-        for p in range(soff[b], soff[b + 1]):
-            s = _which_subset(X[srt[p], a], att_is_nominal, thr)
-            sub[p] = s
-            if s >= 0:
-                offs[s, b + 1] += 1
-            else:
-                for i in range(nb):
-                    if props[i] > 1e-6:
-                        offs[i, b + 1] += 1
-    out = List()
-    for i in range(nb):
-        out.append(np.empty(offs[i, d], dtype=np.int64))
-    fill = np.zeros(nb, dtype=np.int64)
-    for p in range(m):
-        s = sub[p]
-        if s >= 0:
-            out[s][fill[s]] = srt[p]
-            fill[s] += 1
-        else:
-            for i in range(nb):
-                if props[i] > 1e-6:
-                    out[i][fill[i]] = srt[p]
-                    fill[i] += 1
-    return out, offs
-
-
-@njit(cache=True)
 def _which_subset(v, att_is_nominal, thr):
     if np.isnan(v):
         return -1
@@ -529,59 +483,103 @@ def _which_subset(v, att_is_nominal, thr):
 
 
 @njit(cache=True)
-def _split_data(X, idx, wt, a, att_is_nominal, thr, dist):
-    """Partition (idx, wt) by the split, sending missing values fractionally."""
-    nb = dist.shape[0]
-    props = _branch_props(dist)
-    counts = np.zeros(nb, dtype=np.int64)
-    n = idx.shape[0]
-    sub = np.empty(n, dtype=np.int64)
-    for t in range(n):
-        s = _which_subset(X[idx[t], a], att_is_nominal, thr)
-        sub[t] = s
-        if s >= 0:
-            counts[s] += 1
-        else:
-            for i in range(nb):
-                if props[i] > 1e-6:
-                    counts[i] += 1
-    out_idx = List()
-    out_wt = List()
-    none_idx = np.empty(0, dtype=np.int64)  # shared by every branch that gets no data
-    none_wt = np.empty(0)
-    for i in range(nb):
-        if counts[i] == 0:
-            out_idx.append(none_idx)
-            out_wt.append(none_wt)
-        else:
-            out_idx.append(np.empty(counts[i], dtype=np.int64))
-            out_wt.append(np.empty(counts[i]))
-    fill = np.zeros(nb, dtype=np.int64)
-    for t in range(n):
-        s = sub[t]
-        if s >= 0:
-            out_idx[s][fill[s]] = idx[t]
-            out_wt[s][fill[s]] = wt[t]
-            fill[s] += 1
-        else:
-            for i in range(nb):
-                if props[i] > 1e-6:
-                    out_idx[i][fill[i]] = idx[t]
-                    out_wt[i][fill[i]] = wt[t] * props[i]
-                    fill[i] += 1
-    return out_idx, out_wt
+def _reserve(R, W, top, need):
+    """The arena ``(R, W)`` (rows and their weights) with room for ``need`` entries above
+    ``top``: the same arrays, or larger copies (doubling)."""
+    if top + need > R.shape[0]:
+        cap = max(2 * R.shape[0], top + need)
+        R = _resized(R, cap)
+        W = _resized(W, cap)
+    return R, W
 
 
 @njit(cache=True)
-def _reset_distribution(X, y, idx, wt, a, att_is_nominal, thr, nb, k):
-    """The split's class distribution recomputed from new data (for pruning)."""
-    dist = np.zeros((nb, k))
-    for t in range(idx.shape[0]):
-        s = _which_subset(X[idx[t], a], att_is_nominal, thr)
+def _route(X, R, W, off, m, a, att_is_nominal, thr, sub):
+    """``sub[p]``: the branch of row ``R[off + p]`` under the split (-1 when its value is missing)."""
+    for p in range(m):
+        sub[p] = _which_subset(X[R[off + p], a], att_is_nominal, thr)
+
+
+@njit(cache=True)
+def _reset_dist_into(y, R, W, off, m, sub, dist, probs):
+    """The split's class distribution recomputed from the rows ``R[off:off + m]`` (for pruning),
+    into ``dist`` (nb x k, its contents replaced), from their branches ``sub``
+    (:func:`_route`): the known values first, then the missing ones spread as
+    :func:`_add_unknown` spreads them. ``probs`` is scratch."""
+    nb = dist.shape[0]
+    dist[:, :] = 0.0
+    for p in range(m):
+        if sub[p] >= 0:
+            dist[sub[p], y[R[off + p]]] += W[off + p]
+    tot = dist.sum()  # then the missing values, as _add_unknown spreads them
+    for i in range(nb):
+        if _eq(tot, 0.0):
+            probs[i] = 1.0 / nb
+        else:
+            probs[i] = dist[i].sum() / tot
+    for p in range(m):
+        if sub[p] < 0:
+            cls = y[R[off + p]]
+            for i in range(nb):
+                dist[i, cls] += probs[i] * W[off + p]
+
+
+@njit(cache=True)
+def _props_into(dist, props):
+    """Share of the node's weight in each branch of ``dist`` (uniform when it has none), into
+    ``props``: the fraction of an instance with a missing value that each branch receives."""
+    nb = dist.shape[0]
+    tot = dist.sum()
+    for i in range(nb):
+        props[i] = dist[i].sum() / tot if tot > 0 else 1.0 / nb
+
+
+@njit(cache=True)
+def _partition(R, W, off, m, sub, props, top, first_last, coff, clen):
+    """Partition a node's data by its split: the rows ``R[off:off + m]`` (weights ``W``) go to
+    their branches ``sub``, a row with a missing value to every branch with a share
+    ``props`` above 1e-6 (its weight times the share: C4.5's fractional instances); each
+    branch gets a segment of the arena above ``top``, rows in order (so a node's rows are
+    always in ascending order, as the root's are).
+    ``first_last``: segments in branch order (else in reverse order), so that the branch
+    popped first from a stack holds the topmost one. Returns ``(R, W, new top)``; branch
+    i's segment is ``coff[i]``, ``clen[i]`` long."""
+    nb = props.shape[0]
+    for i in range(nb):
+        clen[i] = 0
+    n_out = 0
+    for p in range(m):
+        s = sub[p]
         if s >= 0:
-            dist[s, y[idx[t]]] += wt[t]
-    _add_unknown(dist, X, y, idx, wt, a)
-    return dist
+            clen[s] += 1
+            n_out += 1
+        else:
+            for i in range(nb):
+                if props[i] > 1e-6:
+                    clen[i] += 1
+                    n_out += 1
+    R, W = _reserve(R, W, top, n_out)
+    pos = top
+    for j in range(nb):
+        i = j if first_last else nb - 1 - j
+        coff[i] = pos
+        pos += clen[i]
+        clen[i] = 0
+    for p in range(m):
+        s = sub[p]
+        if s >= 0:
+            q = coff[s] + clen[s]
+            R[q] = R[off + p]
+            W[q] = W[off + p]
+            clen[s] += 1
+        else:
+            for i in range(nb):
+                if props[i] > 1e-6:
+                    q = coff[i] + clen[i]
+                    R[q] = R[off + p]
+                    W[q] = W[off + p] * props[i]
+                    clen[i] += 1
+    return R, W, pos
 
 
 @njit(cache=True)
@@ -708,35 +706,123 @@ def _resized(a, cap):
 
 
 @njit(cache=True)
-def _set_dist(t_dist, t_dref, node, dist):
-    """Make ``dist`` the class weights of ``node``: its own slot of ``t_dist``, created
-    on first use (slot 0 is the zero distribution shared by branches without data)."""
-    if t_dref[node] == 0:
-        t_dref[node] = len(t_dist)
-        t_dist.append(dist)
-    else:
-        t_dist[t_dref[node]] = dist
+def _dist(D, t_dref, t_drows, node):
+    """The class weights of ``node`` (one row per branch): rows of the fit's store ``D``."""
+    return D[t_dref[node]:t_dref[node] + t_drows[node]]
+
+
+@njit(cache=True)
+def _set_dist(D, d_top, t_dref, t_drows, node, dist):
+    """Make ``dist`` the class weights of ``node``; returns the store's new top.
+
+    The store ``D`` is one array for every node of a fit (its first row, slot 0, the zero
+    distribution shared by branches without data): a node gets rows of its own at the top
+    on first use, and keeps them when new class weights fit in them. ``D`` must have room
+    (:func:`_store_room`). Why not a typed list of arrays: reading a node's weights from a
+    typed list costs reference counting at every read, and pruning reads them often.
+    """
+    rows = dist.shape[0]
+    if t_dref[node] == 0 or rows > t_drows[node]:
+        t_dref[node] = d_top
+        d_top += rows
+    t_drows[node] = rows
+    D[t_dref[node]:t_dref[node] + rows] = dist
+    return d_top
+
+
+@njit(cache=True)
+def _store_room(D, d_top, rows):
+    """The store ``D`` with room for ``rows`` more rows above ``d_top`` (doubling)."""
+    if d_top + rows > D.shape[0]:
+        out = np.zeros((max(2 * D.shape[0], d_top + rows), D.shape[1]))
+        out[:d_top] = D[:d_top]
+        return out
+    return D
+
+
+@njit(cache=True)
+def _partition_sorted(S, SO, so, d, srow, props, s_top, so_top, child_so, first_last):
+    """Hand each branch its part of the node's sorted rows
+    (``S[SO[so + b]:SO[so + b + 1]]`` for attribute b), order kept, in a segment of ``S``
+    above ``s_top`` with its ``d + 1`` offsets in ``SO`` at ``child_so[i]`` (above
+    ``so_top``). ``srow[row]`` is each row's branch (-1: every branch with a share
+    ``props`` above 1e-6, as :func:`_partition` sends it). Segments are laid out in branch order, or reversed (``first_last``), as
+    :func:`_partition`. Returns ``(S, SO, s_top, so_top)``."""
+    nb = props.shape[0]
+    if so_top + nb * (d + 1) > SO.shape[0]:
+        SO = _resized(SO, max(2 * SO.shape[0], so_top + nb * (d + 1)))
+    for j in range(nb):
+        i = j if first_last else nb - 1 - j
+        child_so[i] = so_top + j * (d + 1)
+    for i in range(nb):
+        for b in range(d + 1):
+            SO[child_so[i] + b] = 0
+    n_out = 0
+    for b in range(d):  # counts first: SO[child_so[i] + b + 1] = rows of attribute b
+        for q in range(SO[so + b], SO[so + b + 1]):
+            s = srow[S[q]]
+            if s >= 0:
+                SO[child_so[s] + b + 1] += 1
+                n_out += 1
+            else:
+                for i in range(nb):
+                    if props[i] > 1e-6:
+                        SO[child_so[i] + b + 1] += 1
+                        n_out += 1
+    if s_top + n_out > S.shape[0]:
+        S = _resized(S, max(2 * S.shape[0], s_top + n_out))
+    pos = s_top
+    for j in range(nb):  # then absolute offsets, the branches' segments one after the other
+        i = j if first_last else nb - 1 - j
+        c = child_so[i]
+        SO[c] = pos
+        for b in range(d):
+            pos += SO[c + b + 1]
+            SO[c + b + 1] = pos
+    fill = np.empty(nb, dtype=np.int64)
+    for b in range(d):
+        for i in range(nb):
+            fill[i] = SO[child_so[i] + b]
+        for q in range(SO[so + b], SO[so + b + 1]):
+            row = S[q]
+            s = srow[row]
+            if s >= 0:
+                S[fill[s]] = row
+                fill[s] += 1
+            else:
+                for i in range(nb):
+                    if props[i] > 1e-6:
+                        S[fill[i]] = row
+                        fill[i] += 1
+    return S, SO, pos, so_top + nb * (d + 1)
 
 
 @njit(cache=True)
 def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut, srt0, soff0):
     """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion).
 
-    Returns the node arrays ``(att, split, child0, nb, empty, dref)`` and ``dist``, the
-    typed list of class-weight arrays that ``dref`` indexes. A branch that receives no
-    training data becomes an empty leaf at once, exactly as growing it would end (no
-    weight: no split, no random draw), and keeps ``dref = 0``, the shared zero
-    distribution. Why: a split on a nominal attribute with thousands of values (splice's
-    Instance_name, which random trees draw) makes thousands of such branches; giving each
-    one an array, or a typed-list entry per field, dominated the time of a random forest.
-    Node arrays grow by doubling. Each node carries its rows sorted by every numeric
-    attribute (``srt0``/``soff0`` at the root: :func:`presort`).
+    Returns the node arrays ``(att, split, child0, nb, empty, dref, drows)`` and ``D``, the
+    store of class weights (:func:`_set_dist`). A branch that receives no training data
+    becomes an empty leaf at once, exactly as growing it would end (no weight: no split,
+    no random draw), and keeps ``dref = 0``, the shared zero distribution. Why: a split on
+    a nominal attribute with thousands of values (splice's Instance_name, which random
+    trees draw) makes thousands of such branches; giving each one an array, or a
+    typed-list entry per field, dominated the time of a random forest. Node arrays grow by
+    doubling.
+
+    The data of the nodes waiting on the stack live in arenas, each node's above its
+    parent's (:func:`_partition`): its rows and their weights in ``R``/``W``, its rows
+    sorted by every numeric attribute in ``S`` with their offsets in ``SO`` (the root's:
+    ``srt0``/``soff0``, :func:`presort`; :func:`_partition_sorted`). A node popped from
+    the stack is the topmost, so whatever lies above it is free. Nothing is allocated per
+    node but its class weights (:func:`_select_split`).
 
     A nominal attribute split on above a node is not evaluated there: the node's known
     values of it are all one value, so fewer than two branches can hold ``min_obj`` and
     the split is invalid, as evaluating it would find (when ``min_obj`` is below 1e-6,
     C4.5 counts branches without weight as holding it, and such attributes are evaluated).
     """
+    n, d = X.shape
     cap = 64
     t_att = np.full(cap, -1, dtype=np.int64)
     t_split = np.zeros(cap)
@@ -744,51 +830,75 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
     t_nb = np.zeros(cap, dtype=np.int64)
     t_empty = np.zeros(cap, dtype=np.int64)
     t_dref = np.zeros(cap, dtype=np.int64)
+    t_drows = np.ones(cap, dtype=np.int64)
     t_parent = np.full(cap, -1, dtype=np.int64)
-    t_dist = List.empty_list(_F2D)
-    t_dist.append(np.zeros((1, k)))
+    D = np.zeros((64, k))
+    d_top = 1  # row 0: the zero distribution
     n_nodes = 1  # the root; its distribution is set when it is grown
-    skip = np.zeros(X.shape[1], dtype=np.bool_)
+    skip = np.zeros(d, dtype=np.bool_)
     skips = not min_obj < 1e-6
-    nbuf = np.zeros((max(1, nom_sizes.max()) if nom_sizes.shape[0] > 0 else 1, k))
-    present = np.empty(min(X.shape[0], nbuf.shape[0]), dtype=np.int64)
-    sv = np.empty(X.shape[0])
-    sy = np.empty(X.shape[0], dtype=np.int64)
-    sw = np.empty(X.shape[0])
-    numd = np.zeros((X.shape[1], 2, k))
-    st_node = List.empty_list(types.int64)
-    st_idx = List.empty_list(types.int64[:])
-    st_wt = List.empty_list(types.float64[:])
-    st_node.append(0)
-    st_idx.append(np.arange(X.shape[0]))
-    st_wt.append(w.copy())
-    st_srt = List.empty_list(types.int64[:])
-    st_soff = List.empty_list(types.int64[:])
-    st_srt.append(srt0)
-    st_soff.append(soff0)
-    wrow = np.empty(X.shape[0])
-    while len(st_node) > 0:
-        node = st_node.pop()
-        idx = st_idx.pop()
-        wt = st_wt.pop()
-        srt = st_srt.pop()
-        soff = st_soff.pop()
+    nmax = 2
+    for a in range(d):
+        nmax = max(nmax, nom_sizes[a])
+    nbuf = np.zeros((nmax, k))
+    present = np.empty(min(n, nmax), dtype=np.int64)
+    sv = np.empty(n)
+    sy = np.empty(n, dtype=np.int64)
+    sw = np.empty(n)
+    numd = np.zeros((d, 2, k))
+    wrow = np.empty(n)
+    sub = np.empty(n, dtype=np.int64)
+    srow = np.empty(n, dtype=np.int64)
+    props = np.empty(nmax)
+    coff = np.empty(nmax, dtype=np.int64)
+    clen = np.empty(nmax, dtype=np.int64)
+    child_so = np.empty(nmax, dtype=np.int64)
+    R = np.empty(2 * n + 16, dtype=np.int64)
+    W = np.empty(R.shape[0])
+    R[:n] = np.arange(n)
+    W[:n] = w
+    S = np.empty(2 * srt0.shape[0] + 16, dtype=np.int64)
+    S[:srt0.shape[0]] = srt0
+    SO = np.empty(8 * (d + 1), dtype=np.int64)
+    SO[:d + 1] = soff0
+    st_cap = 64
+    st_node = np.empty(st_cap, dtype=np.int64)
+    st_off = np.empty(st_cap, dtype=np.int64)
+    st_len = np.empty(st_cap, dtype=np.int64)
+    st_so = np.empty(st_cap, dtype=np.int64)
+    st_node[0] = 0
+    st_off[0] = 0
+    st_len[0] = n
+    st_so[0] = 0
+    n_st = 1
+    while n_st > 0:
+        n_st -= 1
+        node = st_node[n_st]
+        off = st_off[n_st]
+        m = st_len[n_st]
+        so = st_so[n_st]
+        top = off + m
+        s_top = SO[so + d]
+        so_top = so + d + 1
+        idx = R[off:top]
+        wt = W[off:top]
         if skips:
             p = t_parent[node]
             while p >= 0:
                 if nom_sizes[t_att[p]] > 0:
                     skip[t_att[p]] = True
                 p = t_parent[p]
-        a, thr, dist = _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg,
-                                     min_obj, use_mdl, random_k, lut, skip, nbuf, present, sv, sy, sw,
-                                     numd)
+        a, thr, dist = _select_split(X, y, idx, wt, S, SO[so:so_top], wrow, mult, k, nom_sizes,
+                                     counts_for_avg, min_obj, use_mdl, random_k, lut, skip, nbuf, present,
+                                     sv, sy, sw, numd)
         if skips:
             p = t_parent[node]
             while p >= 0:
                 skip[t_att[p]] = False
                 p = t_parent[p]
+        D = _store_room(D, d_top, dist.shape[0])
         if a < 0:
-            _set_dist(t_dist, t_dref, node, dist)
+            d_top = _set_dist(D, d_top, t_dref, t_drows, node, dist)
             if _eq(dist.sum(), 0.0):
                 t_empty[node] = 1
             continue
@@ -800,9 +910,14 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
         t_att[node] = a
         t_split[node] = thr
         t_nb[node] = nb
-        _set_dist(t_dist, t_dref, node, dist)
-        sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, thr, dist)
-        sub_srt, sub_soff = _split_sorted(X, srt, soff, a, nominal, thr, _branch_props(dist))
+        d_top = _set_dist(D, d_top, t_dref, t_drows, node, dist)
+        _props_into(dist, props[:nb])
+        _route(X, R, W, off, m, a, nominal, thr, sub)
+        for p in range(m):
+            srow[R[off + p]] = sub[p]
+        R, W, top = _partition(R, W, off, m, sub, props[:nb], top, False, coff, clen)
+        S, SO, s_top, so_top = _partition_sorted(S, SO, so, d, srow, props[:nb], s_top, so_top, child_so,
+                                                 False)
         first = n_nodes
         if n_nodes + nb > cap:
             cap = max(2 * cap, n_nodes + nb)
@@ -812,6 +927,7 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
             t_nb = _resized(t_nb, cap)
             t_empty = _resized(t_empty, cap)
             t_dref = _resized(t_dref, cap)
+            t_drows = _resized(t_drows, cap)
             t_parent = _resized(t_parent, cap)
         for c in range(first, first + nb):
             t_att[c] = -1
@@ -820,20 +936,27 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
             t_nb[c] = 0
             t_empty[c] = 0
             t_dref[c] = 0
+            t_drows[c] = 1
             t_parent[c] = node
         n_nodes += nb
         t_child0[node] = first
+        if n_st + nb > st_cap:
+            st_cap = max(2 * st_cap, n_st + nb)
+            st_node = _resized(st_node, st_cap)
+            st_off = _resized(st_off, st_cap)
+            st_len = _resized(st_len, st_cap)
+            st_so = _resized(st_so, st_cap)
         for i in range(nb - 1, -1, -1):
-            if sub_idx[i].shape[0] == 0:
+            if clen[i] == 0:
                 t_empty[first + i] = 1
                 continue
-            st_node.append(first + i)
-            st_idx.append(sub_idx[i])
-            st_wt.append(sub_wt[i])
-            st_srt.append(sub_srt[i])
-            st_soff.append(sub_soff[i])
+            st_node[n_st] = first + i
+            st_off[n_st] = coff[i]
+            st_len[n_st] = clen[i]
+            st_so[n_st] = child_so[i]
+            n_st += 1
     return (t_att[:n_nodes], t_split[:n_nodes], t_child0[:n_nodes], t_nb[:n_nodes],
-            t_empty[:n_nodes], t_dref[:n_nodes], t_dist)
+            t_empty[:n_nodes], t_dref[:n_nodes], t_drows[:n_nodes], D, d_top)
 
 
 # ---------------------------------------------------------------------------------------
@@ -842,7 +965,7 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
 
 
 @njit(cache=True)
-def _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_dist, estimated, cf, z):
+def _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_drows, D, estimated, cf, z):
     """Sum over the leaves below node of training errors (or pessimistic estimates)."""
     stack = np.empty(t_att.shape[0], dtype=np.int64)  # each node is pushed at most once
     stack[0] = node
@@ -853,9 +976,9 @@ def _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_dist, estimated, cf, z):
         n = stack[top]
         if t_att[n] < 0:
             if estimated:
-                s += _estimated_errors_dist(t_dist[t_dref[n]], cf, z)
+                s += _estimated_errors_dist(_dist(D, t_dref, t_drows, n), cf, z)
             else:
-                s += _num_incorrect(t_dist[t_dref[n]])
+                s += _num_incorrect(_dist(D, t_dref, t_drows, n))
         else:
             for i in range(t_nb[n]):
                 stack[top] = t_child0[n] + i
@@ -864,7 +987,7 @@ def _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_dist, estimated, cf, z):
 
 
 @njit(cache=True)
-def _collapse(t_att, t_child0, t_nb, t_dref, t_dist):
+def _collapse(t_att, t_child0, t_nb, t_dref, t_drows, D):
     """Turn into leaves the subtrees that do not reduce training error (top-down).
 
     The training errors of every subtree are summed once, bottom-up (children always have
@@ -879,7 +1002,7 @@ def _collapse(t_att, t_child0, t_nb, t_dref, t_dist):
     for n in range(n_nodes - 1, -1, -1):
         if t_att[n] < 0:
             if t_dref[n] != 0:  # a branch without data makes no errors
-                sub_errors[n] = _num_incorrect(t_dist[t_dref[n]])
+                sub_errors[n] = _num_incorrect(_dist(D, t_dref, t_drows, n))
         else:
             s = 0.0
             for i in range(t_nb[n]):
@@ -894,108 +1017,13 @@ def _collapse(t_att, t_child0, t_nb, t_dref, t_dist):
         if t_att[node] < 0:
             continue
         sub = sub_errors[node]
-        here = _num_incorrect(t_dist[t_dref[node]])
+        here = _num_incorrect(_dist(D, t_dref, t_drows, node))
         if sub >= here - 1e-3:
             t_att[node] = -1
         else:
             for i in range(t_nb[node]):
                 stack[top] = t_child0[node] + i
                 top += 1
-
-
-@njit(cache=True)
-def _reserve(R, W, top, need):
-    """The arena ``(R, W)`` (rows and their weights) with room for ``need`` entries above
-    ``top``: the same arrays, or larger copies (doubling)."""
-    if top + need > R.shape[0]:
-        cap = max(2 * R.shape[0], top + need)
-        R = _resized(R, cap)
-        W = _resized(W, cap)
-    return R, W
-
-
-@njit(cache=True)
-def _route(X, R, W, off, m, a, att_is_nominal, thr, sub):
-    """``sub[p]``: the branch of row ``R[off + p]`` under the split (-1 when its value is missing)."""
-    for p in range(m):
-        sub[p] = _which_subset(X[R[off + p], a], att_is_nominal, thr)
-
-
-@njit(cache=True)
-def _reset_dist_into(y, R, W, off, m, sub, dist, probs):
-    """:func:`_reset_distribution` of the rows ``R[off:off + m]`` into ``dist`` (nb x k, its
-    contents replaced), from their branches ``sub`` (:func:`_route`); ``probs`` is scratch."""
-    nb = dist.shape[0]
-    dist[:, :] = 0.0
-    for p in range(m):
-        if sub[p] >= 0:
-            dist[sub[p], y[R[off + p]]] += W[off + p]
-    tot = dist.sum()  # then the missing values, as _add_unknown spreads them
-    for i in range(nb):
-        if _eq(tot, 0.0):
-            probs[i] = 1.0 / nb
-        else:
-            probs[i] = dist[i].sum() / tot
-    for p in range(m):
-        if sub[p] < 0:
-            cls = y[R[off + p]]
-            for i in range(nb):
-                dist[i, cls] += probs[i] * W[off + p]
-
-
-@njit(cache=True)
-def _props_into(dist, props):
-    """:func:`_branch_props` of ``dist`` into ``props``."""
-    nb = dist.shape[0]
-    tot = dist.sum()
-    for i in range(nb):
-        props[i] = dist[i].sum() / tot if tot > 0 else 1.0 / nb
-
-
-@njit(cache=True)
-def _partition(R, W, off, m, sub, props, top, first_last, coff, clen):
-    """:func:`_split_data` on the arena: the rows ``R[off:off + m]`` (weights ``W``) go to
-    their branches ``sub``, a missing value to every branch with a share ``props`` (its
-    weight times the share); each branch gets a segment above ``top``, rows in order.
-    ``first_last``: segments in branch order (else in reverse order), so that the branch
-    popped first from a stack holds the topmost one. Returns ``(R, W, new top)``; branch
-    i's segment is ``coff[i]``, ``clen[i]`` long."""
-    nb = props.shape[0]
-    for i in range(nb):
-        clen[i] = 0
-    n_out = 0
-    for p in range(m):
-        s = sub[p]
-        if s >= 0:
-            clen[s] += 1
-            n_out += 1
-        else:
-            for i in range(nb):
-                if props[i] > 1e-6:
-                    clen[i] += 1
-                    n_out += 1
-    R, W = _reserve(R, W, top, n_out)
-    pos = top
-    for j in range(nb):
-        i = j if first_last else nb - 1 - j
-        coff[i] = pos
-        pos += clen[i]
-        clen[i] = 0
-    for p in range(m):
-        s = sub[p]
-        if s >= 0:
-            q = coff[s] + clen[s]
-            R[q] = R[off + p]
-            W[q] = W[off + p]
-            clen[s] += 1
-        else:
-            for i in range(nb):
-                if props[i] > 1e-6:
-                    q = coff[i] + clen[i]
-                    R[q] = R[off + p]
-                    W[q] = W[off + p] * props[i]
-                    clen[i] += 1
-    return R, W, pos
 
 
 @njit(cache=True)
@@ -1070,84 +1098,132 @@ def _estimated_errors_branch(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_sp
 
 
 @njit(cache=True)
-def _new_distribution(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty,
-                      t_dref, t_dist):
-    """Recompute every distribution below node from new data (after subtree raising)."""
-    st_node = List.empty_list(types.int64)
-    st_idx = List.empty_list(types.int64[:])
-    st_wt = List.empty_list(types.float64[:])
-    st_node.append(node)
-    st_idx.append(idx)
-    st_wt.append(wt)
-    while len(st_node) > 0:
-        n = st_node.pop()
-        i_ = st_idx.pop()
-        w_ = st_wt.pop()
+def _new_distribution(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty,
+                      t_dref, t_drows, D, d_top, sub, scratch):
+    """Recompute every distribution below node from the rows ``R[off:off + m]`` (after subtree
+    raising), routing them in the arena above ``off + m`` as :func:`_estimated_errors_branch`
+    does. Returns ``(R, W, d_top)``."""
+    nmax = scratch.shape[0]
+    cap = 64
+    st_node = np.empty(cap, dtype=np.int64)
+    st_off = np.empty(cap, dtype=np.int64)
+    st_len = np.empty(cap, dtype=np.int64)
+    st_node[0] = node
+    st_off[0] = off
+    st_len[0] = m
+    n_st = 1
+    props = np.empty(nmax)
+    coff = np.empty(nmax, dtype=np.int64)
+    clen = np.empty(nmax, dtype=np.int64)
+    leaf = np.empty((1, k))
+    while n_st > 0:
+        n_st -= 1
+        n = st_node[n_st]
+        o = st_off[n_st]
+        ln = st_len[n_st]
+        top = o + ln
         a = t_att[n]
         if a < 0:
-            d = _leaf_dist(y, i_, w_, k)
-            _set_dist(t_dist, t_dref, n, d)
-            if not _eq(d.sum(), 0.0):
+            leaf[:, :] = 0.0
+            for p in range(ln):
+                leaf[0, y[R[o + p]]] += W[o + p]
+            d_top = _set_dist(D, d_top, t_dref, t_drows, n, leaf)
+            if not _eq(leaf.sum(), 0.0):
                 t_empty[n] = 0
             continue
+        nb = t_nb[n]
         nominal = nom_sizes[a] > 0
-        dist = _reset_distribution(X, y, i_, w_, a, nominal, t_split[n], t_nb[n], k)
-        _set_dist(t_dist, t_dref, n, dist)
-        sub_idx, sub_wt = _split_data(X, i_, w_, a, nominal, t_split[n], dist)
-        for i in range(t_nb[n]):
-            st_node.append(t_child0[n] + i)
-            st_idx.append(sub_idx[i])
-            st_wt.append(sub_wt[i])
+        _route(X, R, W, o, ln, a, nominal, t_split[n], sub)
+        dist = scratch[:nb]
+        _reset_dist_into(y, R, W, o, ln, sub, dist, props)
+        d_top = _set_dist(D, d_top, t_dref, t_drows, n, dist)
+        _props_into(dist, props[:nb])
+        R, W, top = _partition(R, W, o, ln, sub, props[:nb], top, True, coff, clen)
+        if n_st + nb > cap:
+            cap = max(2 * cap, n_st + nb)
+            st_node = _resized(st_node, cap)
+            st_off = _resized(st_off, cap)
+            st_len = _resized(st_len, cap)
+        for i in range(nb):
+            st_node[n_st] = t_child0[n] + i
+            st_off[n_st] = coff[i]
+            st_len[n_st] = clen[i]
+            n_st += 1
+    return R, W, d_top
 
 
 @njit(cache=True)
-def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist,
-           cf, z):
+def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D,
+           d_top, cf, z):
     """Bottom-up pessimistic pruning with subtree raising.
 
     An explicit stack of frames replaces recursion: a node is visited once on the way
     down (its data are split for the children) and once after all its children are
-    pruned (the decision). A raised node is pushed again, to be pruned anew.
+    pruned (the decision). A raised node is pushed again, to be pruned anew. The frames'
+    data live in one arena, each node's above its parent's (:func:`_partition`); the
+    raising estimate and the new distributions route a node's rows above it.
+
+    ``D`` must have a row free for every node (a branch without data that subtree raising
+    gives data gets rows of its own).
     """
-    st_node = List.empty_list(types.int64)
-    st_state = List.empty_list(types.int64)
-    st_idx = List.empty_list(types.int64[:])
-    st_wt = List.empty_list(types.float64[:])
-    st_node.append(0)
-    st_state.append(0)
-    st_idx.append(np.arange(X.shape[0]))
-    st_wt.append(w.copy())
+    n = X.shape[0]
     nmax = 2
     for a in range(nom_sizes.shape[0]):
         nmax = max(nmax, nom_sizes[a])
     scratch = np.empty((nmax, k))
-    sub = np.empty(X.shape[0], dtype=np.int64)
-    R = np.empty(4 * X.shape[0] + 16, dtype=np.int64)  # the arena of the raising estimate
+    sub = np.empty(n, dtype=np.int64)
+    props = np.empty(nmax)
+    coff = np.empty(nmax, dtype=np.int64)
+    clen = np.empty(nmax, dtype=np.int64)
+    R = np.empty(4 * n + 16, dtype=np.int64)
     W = np.empty(R.shape[0])
-    while len(st_node) > 0:
-        node = st_node.pop()
-        state = st_state.pop()
-        idx = st_idx.pop()
-        wt = st_wt.pop()
+    R[:n] = np.arange(n)
+    W[:n] = w
+    cap = 64
+    st_node = np.empty(cap, dtype=np.int64)
+    st_state = np.empty(cap, dtype=np.int64)
+    st_off = np.empty(cap, dtype=np.int64)
+    st_len = np.empty(cap, dtype=np.int64)
+    st_node[0] = 0
+    st_state[0] = 0
+    st_off[0] = 0
+    st_len[0] = n
+    n_st = 1
+    while n_st > 0:
+        n_st -= 1
+        node = st_node[n_st]
+        state = st_state[n_st]
+        off = st_off[n_st]
+        m = st_len[n_st]
+        top = off + m
         a = t_att[node]
         if a < 0:
             continue
+        nb = t_nb[node]
+        if n_st + nb + 1 > cap:
+            cap = max(2 * cap, n_st + nb + 1)
+            st_node = _resized(st_node, cap)
+            st_state = _resized(st_state, cap)
+            st_off = _resized(st_off, cap)
+            st_len = _resized(st_len, cap)
         if state == 0:
-            st_node.append(node)
-            st_state.append(1)
-            st_idx.append(idx)
-            st_wt.append(wt)
-            nominal = nom_sizes[a] > 0
-            sub_idx, sub_wt = _split_data(X, idx, wt, a, nominal, t_split[node],
-                                          t_dist[t_dref[node]])
-            for i in range(t_nb[node] - 1, -1, -1):
-                st_node.append(t_child0[node] + i)
-                st_state.append(0)
-                st_idx.append(sub_idx[i])
-                st_wt.append(sub_wt[i])
+            st_node[n_st] = node
+            st_state[n_st] = 1
+            st_off[n_st] = off
+            st_len[n_st] = m
+            n_st += 1
+            _props_into(_dist(D, t_dref, t_drows, node), props[:nb])
+            _route(X, R, W, off, m, a, nom_sizes[a] > 0, t_split[node], sub)
+            R, W, top = _partition(R, W, off, m, sub, props[:nb], top, False, coff, clen)
+            for i in range(nb - 1, -1, -1):
+                st_node[n_st] = t_child0[node] + i
+                st_state[n_st] = 0
+                st_off[n_st] = coff[i]
+                st_len[n_st] = clen[i]
+                n_st += 1
             continue
         # largest branch (Weka's maxBag: the last of equally heavy branches)
-        dist = t_dist[t_dref[node]]
+        dist = _dist(D, t_dref, t_drows, node)
         largest = -1
         mx = 0.0
         for i in range(dist.shape[0]):
@@ -1157,16 +1233,12 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
                 largest = i
         big = t_child0[node] + largest
         if raising:
-            m = idx.shape[0]
-            R, W = _reserve(R, W, 0, m)
-            R[:m] = idx
-            W[:m] = wt
-            err_largest, R, W = _estimated_errors_branch(big, X, y, R, W, 0, m, k, nom_sizes, t_att, t_split,
+            err_largest, R, W = _estimated_errors_branch(big, X, y, R, W, off, m, k, nom_sizes, t_att, t_split,
                                                          t_child0, t_nb, cf, z, sub, scratch)
         else:
             err_largest = 1.7976931348623157e308
         err_leaf = _estimated_errors_dist(dist, cf, z)
-        err_tree = _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_dist, True, cf, z)
+        err_tree = _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_drows, D, True, cf, z)
         if (err_leaf - (err_tree + 0.1) < 1e-6) and (err_leaf - (err_largest + 0.1) < 1e-6):
             t_att[node] = -1
             continue
@@ -1175,13 +1247,15 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
             t_split[node] = t_split[big]
             t_child0[node] = t_child0[big]
             t_nb[node] = t_nb[big]
-            t_dref[node] = t_dref[big]  # big is cut loose: node may take over its slot
-            _new_distribution(node, X, y, idx, wt, k, nom_sizes, t_att, t_split, t_child0, t_nb,
-                              t_empty, t_dref, t_dist)
-            st_node.append(node)
-            st_state.append(0)
-            st_idx.append(idx)
-            st_wt.append(wt)
+            t_dref[node] = t_dref[big]  # big is cut loose: node may take over its rows
+            t_drows[node] = t_drows[big]
+            R, W, d_top = _new_distribution(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0,
+                                            t_nb, t_empty, t_dref, t_drows, D, d_top, sub, scratch)
+            st_node[n_st] = node
+            st_state[n_st] = 0
+            st_off[n_st] = off
+            st_len[n_st] = m
+            n_st += 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -1207,7 +1281,7 @@ def _count_reachable(t_att, t_child0, t_nb):
 
 
 @njit(cache=True)
-def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist, k):
+def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D, k):
     """Copy the reachable tree into compact arrays, breadth-first so siblings are consecutive.
 
     ``dist`` keeps one row per branch of internal nodes only (rows ``doff[i]:doff[i+1]``),
@@ -1237,7 +1311,7 @@ def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist, k):
             doff[head + 1] = total_rows
             head += 1
             continue
-        src = t_dist[t_dref[o]]
+        src = _dist(D, t_dref, t_drows, o)
         for r in range(src.shape[0]):
             for j in range(k):
                 totals[head, j] += src[r, j]
@@ -1254,7 +1328,7 @@ def _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist, k):
     dist = np.zeros((total_rows, k))
     for i in range(n):
         if att[i] >= 0:
-            src = t_dist[t_dref[old[i]]]
+            src = _dist(D, t_dref, t_drows, old[i])
             for r in range(src.shape[0]):
                 for j in range(k):
                     dist[doff[i] + r, j] = src[r, j]
@@ -1295,15 +1369,16 @@ def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, co
     if random_k > 0:
         np.random.seed(seed)
     srt, soff = presort(X, nom_sizes)
-    t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist = _grow(
+    t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D, d_top = _grow(
         X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w), srt, soff)
     if collapse:
-        _collapse(t_att, t_child0, t_nb, t_dref, t_dist)
+        _collapse(t_att, t_child0, t_nb, t_dref, t_drows, D)
     if prune:
         z = _norm_inverse_upper(cf)
-        _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref,
-               t_dist, cf, z)
-    return _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_dist, k)
+        D = _store_room(D, d_top, t_att.shape[0])
+        _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D,
+               d_top, cf, z)
+    return _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D, k)
 
 
 @njit(cache=True)
