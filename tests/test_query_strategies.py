@@ -20,12 +20,13 @@ from redecorate.active import (
     js_divergence,
     make_system,
 )
+from redecorate.active.committee import Committee
 from redecorate.active.density import Density, mean_similarity, similarity_features
 from redecorate.active.expected_error import ExpectedErrorReduction, expected_loss_of
 from redecorate.active.model_change import ExpectedModelChange, mlp_gradient_norms
 from redecorate.active.scores import kl_to_mean, least_confident, predictive_entropy
 from redecorate.active.strategy import SCORES, PoolView
-from redecorate.learners import J48
+from redecorate.learners import J48, Bagging
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.mlp import MLP
 from redecorate.learners.naive_bayes import NaiveBayes
@@ -519,3 +520,34 @@ def test_every_new_system_is_registered_with_its_parameters():
     assert SYSTEMS["eer"].defaults["model"] == "naive_bayes"
     assert isinstance(make_system("eer").strategy.score, ExpectedErrorReduction)
     assert make_system("uncertainty", {"density": {"beta": 1}}).strategy.density == Density(1)
+
+
+def test_votes_are_computed_exactly_when_the_score_reads_them():
+    """A score that reads the members' votes gets them; the others get ``None``, which saves
+    a second pass down every Laplace PET. A score that silently read absent votes would fall
+    back to the arg-max of each member's distribution, which J48 with Laplace leaves does not
+    vote: so every score whose result depends on the votes must say it reads them."""
+    rng = np.random.default_rng(3)
+    proba = rng.dirichlet(np.ones(2), size=(5, 40))
+    votes = rng.integers(0, 2, size=(5, 40))  # votes that are not the arg-max of proba
+    with_votes = CommitteeOutput(proba, votes, np.ones(5))
+    without = CommitteeOutput(proba, None, np.ones(5))
+    counts = np.array([3, 2])
+    for name, spec in SCORES.items():
+        differ = not np.array_equal(spec.compute(with_votes, counts), spec.compute(without, counts),
+                                    equal_nan=True)
+        assert not differ or spec.reads_votes, name
+        assert QueryStrategy(score=name).needs_votes == spec.reads_votes, name
+    assert not QueryStrategy.random().needs_votes
+
+
+def test_a_committee_without_votes_gives_the_same_distributions():
+    X, y = make_data(80)
+    schema = FeatureSchema.from_input(X)
+    Xe = schema.encode(X)
+    committee = Committee(Bagging(J48(unpruned=True, laplace=True), n_estimators=5))
+    fitted = committee.fit(Xe, y.cat.codes.to_numpy(), schema, 3, np.random.SeedSequence(1))
+    full, light = committee.outputs(fitted, Xe), committee.outputs(fitted, Xe, votes=False)
+    assert light.votes is None and full.votes.shape == (5, len(y))
+    np.testing.assert_array_equal(light.proba, full.proba)
+    np.testing.assert_array_equal(light.weights, full.weights)

@@ -23,7 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 
-from redecorate.learners.base import EncodedClassifier, fit_member, member_proba_and_classify
+from redecorate.learners.base import (
+    EncodedClassifier,
+    fit_member,
+    member_proba,
+    member_proba_and_classify,
+)
 from redecorate.learners.decorate import Decorate
 from redecorate.learners.features import FeatureSchema
 
@@ -48,12 +53,13 @@ class CommitteeOutput:
     Attributes:
         proba: ``(members, n, classes)`` member class distributions.
         votes: ``(members, n)`` member predicted class codes, by each member's own
-            classification rule (J48's tolerance rule; the first maximum otherwise).
+            classification rule (J48's tolerance rule; the first maximum otherwise);
+            ``None`` when they were not asked for (``committee_outputs(..., votes=False)``).
         weights: ``(members,)`` vote weights (not normalised).
     """
 
     proba: np.ndarray
-    votes: np.ndarray
+    votes: np.ndarray | None
     weights: np.ndarray
 
     @property
@@ -90,10 +96,15 @@ def member_vote_weights(fitted, vote_weights: str = "model") -> np.ndarray:
     return w
 
 
-def committee_outputs(fitted, X: np.ndarray, vote_weights: str = "model") -> CommitteeOutput:
-    """Member distributions, votes and vote weights of ``fitted`` on encoded ``X``."""
+def committee_outputs(fitted, X: np.ndarray, vote_weights: str = "model",
+                      votes: bool = True) -> CommitteeOutput:
+    """Member distributions, votes (unless ``votes`` is false) and vote weights of ``fitted``
+    on encoded ``X``."""
     members = committee_members(fitted)
     weights = member_vote_weights(fitted, vote_weights)
+    if not votes:
+        return CommitteeOutput(np.stack([np.asarray(member_proba(est, X), dtype=np.float64)
+                                         for est in members]), None, weights)
     pairs = [member_proba_and_classify(est, X) for est in members]
     proba = np.stack([np.asarray(p, dtype=np.float64) for p, _ in pairs])
     votes = np.stack([np.asarray(c, dtype=np.int64) for _, c in pairs])
@@ -135,9 +146,9 @@ class Committee:
         """A fresh clone of the ensemble fitted on encoded ``(X, y)`` with the given seed."""
         return fit_model(self.ensemble, X, y, schema, n_classes, seed)
 
-    def outputs(self, fitted, X: np.ndarray) -> CommitteeOutput:
+    def outputs(self, fitted, X: np.ndarray, votes: bool = True) -> CommitteeOutput:
         """:func:`committee_outputs` with this committee's vote weighting."""
-        return committee_outputs(fitted, X, self.vote_weights)
+        return committee_outputs(fitted, X, self.vote_weights, votes)
 
 
 def fit_model(estimator: BaseEstimator, X: np.ndarray, y: np.ndarray, schema: FeatureSchema,

@@ -307,7 +307,8 @@ class ActiveLearner:
             return candidates.copy()
         rng = np.random.default_rng(self.seed_for("select"))
         if self.strategy.needs_committee:
-            output = self.committee.outputs(self.committee_, self.X_[candidates])
+            output = self.committee.outputs(self.committee_, self.X_[candidates],
+                                            votes=self.strategy.needs_votes)
             counts = np.bincount(self._codes[self.is_labeled_], minlength=len(self.classes_))
             if self.strategy.needs_pool:
                 # Pool scores can be costly (expected error reduction refits the model per

@@ -63,6 +63,9 @@ class ScoreSpec:
     utility: Callable[[np.ndarray, CommitteeOutput], np.ndarray] | None = None
     """The score as a non-negative utility that grows with usefulness, for a product with a
     density weight (information density); ``None``: the score itself (it already is one)."""
+    reads_votes: bool = False
+    """Whether it counts the members' votes (their own classification rule), not only their
+    distributions: only then are the votes computed (:attr:`QueryStrategy.needs_votes`)."""
 
 
 def _one_minus(raw: np.ndarray, out: CommitteeOutput) -> np.ndarray:
@@ -80,10 +83,10 @@ SCORES = MappingProxyType({
         _one_minus),
     "vote_margin": ScoreSpec(
         lambda out, counts: _scores.vote_margin(out.proba, out.weights, votes=out.votes), False,
-        "top minus runner-up vote count (QBag, QBoost)", _vote_share_gap),
+        "top minus runner-up vote count (QBag, QBoost)", _vote_share_gap, reads_votes=True),
     "vote_entropy": ScoreSpec(
         lambda out, counts: _scores.vote_entropy(out.proba, out.weights, votes=out.votes), True,
-        "entropy of the vote shares"),
+        "entropy of the vote shares", reads_votes=True),
     "js_divergence": ScoreSpec(
         lambda out, counts: _scores.js_divergence(out.proba, out.weights), True,
         "Jensen-Shannon divergence of the member distributions (§6.4.1)"),
@@ -232,6 +235,16 @@ class QueryStrategy:
     def needs_committee(self) -> bool:
         """Whether selection reads a committee (random sampling does not)."""
         return self.selection != "random"
+
+    @property
+    def needs_votes(self) -> bool:
+        """Whether selection reads the members' votes. Why ask: a member's vote is a second
+        pass down its tree when the member is a Laplace PET (its vote ignores the Laplace
+        correction), and JS divergence and the margins of the mean distribution never read
+        it. A pool score is assumed to read them."""
+        if not self.needs_committee:
+            return False
+        return _is_pool_score(self.score) or SCORES[self.score].reads_votes
 
     @property
     def needs_pool(self) -> bool:
