@@ -9,6 +9,7 @@ being regenerated.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pandas as pd
@@ -65,3 +66,47 @@ def test_a_rerun_job_gives_the_reproduced_records(reproduced, dataset, algorithm
                                    check_names=False)
     pd.testing.assert_series_equal(merged.value, merged.value_committed, check_names=False,
                                    check_exact=True)
+
+
+#: (experiment, dataset, algorithm, run, fold) of committed units of chapters 6-8, the cheap
+#: ones of each path the J48 engine's speed levers and the active loop's touch: pruned J48
+#: in DECORATE and uncertainty sampling (chapter 6), Laplace PETs scored by JS divergence
+#: (votes not computed), AULC (chapter 7), QBag's vote margins (chapter 6),
+#: chapter 8's masked pools (missing values everywhere) with J48 and DECORATE.
+UNITS = [
+    ("ch6_strategies", "breast-w", "uncertainty_j48", 0, None),
+    ("ch7_multiclass", "anneal", "bootstrap_js", 0, None),
+    ("ch6_active", "hepatitis", "qbag", 0, None),
+    ("ch8_afa", "anneal", "j48_random", 0, None),
+    ("ch8_afa", "autos", "decorate_error_sampling", 0, 0),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("experiment", "dataset", "algorithm", "run", "fold"), UNITS)
+def test_a_rerun_unit_gives_the_committed_records(experiment, dataset, algorithm, run, fold):
+    """Units found by key under ``reproduced/`` (as ``records_from`` finds them) and computed
+    again give the same records to the last bit (the clock column aside)."""
+    from smoke_support import TIMING_COLUMNS
+
+    from redecorate.job_records import kept_units, unit_key
+    from redecorate.kinds.unit import run_unit
+
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    spec = load_experiment(REPO / "config" / "experiments" / f"{experiment}.yaml",
+                           schema=REPO / "workflow" / "schemas" / "experiment.schema.yaml", scale="pilot")
+    kind = spec.experiment_kind
+    settings = kind.job_settings(spec)
+    [unit] = [u for u in kind.units(spec) if u.get("algorithm") == algorithm and u["run"] == run
+              and u.get("fold") == fold]
+    kept = kept_units(REPO / "reproduced", dataset, prefer=experiment)
+    key = unit_key(kind, settings, unit, dataset)
+    assert key in kept, f"{experiment} {dataset} {dict(unit)}: no committed unit with key {key[:12]}"
+    data = load_dataset(dataset, registry=REPO / "config" / "datasets.yaml", mirror=mirror)
+    records = run_unit(kind, data, settings, unit, progress=lambda _line: None)
+    records = pd.read_parquet(io.BytesIO(records.to_parquet()))  # the dtypes a record file keeps
+    committed = kept[key].frame(experiment)
+    pd.testing.assert_frame_equal(records.drop(columns=list(TIMING_COLUMNS)),
+                                  committed.drop(columns=list(TIMING_COLUMNS)), check_exact=True)
