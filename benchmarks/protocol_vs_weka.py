@@ -25,6 +25,9 @@ Usage (from the repository root)::
 
     python benchmarks/protocol_vs_weka.py --datasets iris,labor,lymph,hepatitis
     python benchmarks/protocol_vs_weka.py --datasets iris --runs 2   # a quick look
+    # our side only, at git revisions in turns (where a change made the protocol slower)
+    python benchmarks/protocol_vs_weka.py --datasets iris,labor --revs 7eba7c3,9bcb5d8,HEAD \
+        --name protocol_revisions
 
 Results: ``benchmarks/results/protocol_vs_weka.md`` (+ ``.csv``; ``--name`` for another stem).
 """
@@ -35,6 +38,7 @@ import argparse
 import csv
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -66,19 +70,23 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_ours(datasets: Sequence[str], runs: int, workdir: Path) -> dict[str, float]:
-    """The workflow on ``datasets``; returns total CPU, wall and per-dataset job CPU."""
-    spec = yaml.safe_load((REPO / "config" / "experiments" / "ch4_passive.yaml").read_text())
+def run_ours(datasets: Sequence[str], runs: int, workdir: Path, repo: Path = REPO) -> dict[str, float]:
+    """The workflow on ``datasets``; returns total CPU, wall and per-dataset job CPU.
+
+    ``repo``: the tree whose workflow and code run (another revision's, :mod:`revisions`;
+    its ``src`` then comes first on ``PYTHONPATH``)."""
+    spec = yaml.safe_load((repo / "config" / "experiments" / "ch4_passive.yaml").read_text())
     spec.update(name="bench_ch4", datasets=list(datasets), runs=runs, profiles={})
     experiment = workdir / "bench_ch4.yaml"
     experiment.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     command = [
-        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
+        sys.executable, "-m", "snakemake", "--snakefile", str(repo / "Snakefile"),
         "--directory", str(workdir), "--cores", "1", "--quiet", "all",
         "--config", f"experiments=[{experiment}]", f"data_mirror={jb.UCI}",
     ]  # fmt: skip
     cpu0, wall0 = _children_cpu(), time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
+    env = None if repo == REPO else {**os.environ, "PYTHONPATH": str(repo / "src")}
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
     cpu, wall = _children_cpu() - cpu0, time.perf_counter() - wall0
     if done.returncode != 0:
         log = (workdir / "snakemake.log")
@@ -131,6 +139,54 @@ def run_weka(datasets: Sequence[str], runs: int, seed: int) -> dict[str, float]:
     return out
 
 
+def compare_revisions(datasets: Sequence[str], args: argparse.Namespace, revs: Sequence[str]) -> int:
+    """Our whole workflow at each git revision, the revisions in turns (the order rotating),
+    ``args.reps`` times: where a change of the code made the protocol slower or faster. On a
+    shared machine only figures measured in one such run compare."""
+    from revisions import WORKFLOW_PATHS, subject, tree
+
+    trees = [tree(r, WORKFLOW_PATHS) for r in revs]
+    load_start = Path("/proc/loadavg").read_text().split()[:3]
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="protocol_revs_") as td:
+        for i, (_, folder) in enumerate(trees):  # numba compiles each tree's kernels once
+            run_ours(datasets[:1], 1, Path(td) / f"warm{i}", folder)
+        cpu: dict[int, list[float]] = {i: [] for i in range(len(trees))}
+        jobs: dict[int, list[float]] = {i: [] for i in range(len(trees))}
+        for r in range(args.reps):
+            order = list(range(len(trees)))
+            for i in order[r % len(order):] + order[:r % len(order)]:
+                out = run_ours(datasets, args.runs, Path(td) / f"r{r}_{i}", trees[i][1])
+                cpu[i].append(out["cpu"])
+                jobs[i].append(sum(out[f"jobs:{d}"] for d in datasets))
+                print(f"rep {r + 1} {trees[i][0]}: {out['cpu']:.1f} s CPU, jobs {jobs[i][-1]:.1f} s", flush=True)
+    med = {i: statistics.median(v) for i, v in cpu.items()}
+    med_jobs = {i: statistics.median(v) for i, v in jobs.items()}
+    lines = [
+        "# The chapter-4 protocol end to end at revisions of the code (ours only)",
+        "",
+        f"Command: `python benchmarks/protocol_vs_weka.py --datasets {','.join(datasets)} --runs {args.runs} "
+        f"--revs {','.join(revs)} --reps {args.reps}`; {time.strftime('%Y-%m-%d')}; 1-minute load average "
+        f"at the start / end {' '.join(load_start)} / {' '.join(Path('/proc/loadavg').read_text().split()[:3])}; "
+        f"{jb.machine_info().get('cpu', '')}; {time.perf_counter() - started:.0f} s.",
+        "",
+        "Each revision's workflow (`snakemake --cores 1`, its own code, from an empty results directory) "
+        f"in turns, {args.reps} times; CPU = user + system seconds of everything it ran. Median, "
+        "with every measurement in brackets.",
+        "",
+        "| revision | whole workflow (CPU s) | experiment jobs (CPU s) | whole / first | jobs / first |",
+        "| --- | ---: | ---: | ---: | ---: |",
+        *(f"| {c} ({subject(c)}) | {med[i]:.1f} [{', '.join(f'{x:.1f}' for x in cpu[i])}] | "
+          f"{med_jobs[i]:.1f} [{', '.join(f'{x:.1f}' for x in jobs[i])}] | {med[i] / med[0]:.2f} | "
+          f"{med_jobs[i] / med_jobs[0]:.2f} |" for i, (c, _) in enumerate(trees)),
+        "",
+    ]
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    Path(args.out_dir / f"{args.name}.md").write_text("\n".join(lines), encoding="utf-8")
+    print("\n".join(lines))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", default=",".join(SMALL),
@@ -139,8 +195,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=jb.SEED)
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     parser.add_argument("--name", default="protocol_vs_weka", help="stem of the result files")
+    parser.add_argument("--revs", default="",
+                        help="git revisions: compare our workflow's CPU at each (no Weka), in turns")
+    parser.add_argument("--reps", type=int, default=3, help="with --revs: repetitions (median kept)")
     args = parser.parse_args(argv)
     datasets = [d for d in args.datasets.split(",") if d]
+    if args.revs:
+        return compare_revisions(datasets, args, [r for r in args.revs.split(",") if r])
     if reason := oracle.weka_available():
         print(f"Weka is not available: {reason}", file=sys.stderr)
         return 2

@@ -42,7 +42,6 @@ import os
 import pickle
 import shlex
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -60,6 +59,7 @@ for _path in (ROOT / "src", ROOT / "tools", HERE):
         sys.path.insert(0, str(_path))
 
 from j48_vs_weka import machine_info  # noqa: E402 - one description of the machine for every benchmark
+from revisions import git, subject  # noqa: E402
 from uci_mirror import MIRROR  # noqa: E402
 
 ENGINE = "src/redecorate/learners/c45_engine.py"
@@ -220,22 +220,18 @@ def fit_list(name: str, target: int) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------
 
 
-def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
-
-
 def engine(rev: str) -> tuple[str, ModuleType]:
     """(label, module) of ``c45_engine.py`` at git revision ``rev`` (or as it is: WORKTREE)."""
     if rev == WORKTREE:
         from redecorate.learners import c45_engine
 
         return WORKTREE, c45_engine
-    commit = _git("rev-parse", "--verify", f"{rev}^{{commit}}").strip()
+    commit = git("rev-parse", "--verify", f"{rev}^{{commit}}").strip()
     folder = CACHE / "engines" / commit
     path = folder / f"c45_engine_{commit[:12]}.py"
     if not path.is_file():
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(_git("show", f"{commit}:{ENGINE}"), encoding="utf-8")
+        path.write_text(git("show", f"{commit}:{ENGINE}"), encoding="utf-8")
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[path.stem] = module  # numba's cache finds the module of a kernel by name
@@ -323,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "",
         f"- **command**: python benchmarks/tree_replay.py {shlex.join(sys.argv[1:] if argv is None else argv)}",
         "- **revisions**: " + "; ".join(
-            f"{n} = {label}" + ("" if label == WORKTREE else f" ({_git('log', '-1', '--format=%s', label).strip()})")
+            f"{n} = {label}" + ("" if label == WORKTREE else f" ({subject(label)})")
             for n, (label, _) in zip(names, engines, strict=True)),
         f"- **load average at start / end**: {' '.join(load_start)} / "
         f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}",

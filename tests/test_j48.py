@@ -26,7 +26,7 @@ def test_information_gain_of_lenses_astigmatic():
     y = np.array([c for _, c in rows], dtype=np.int64)
     idx = np.arange(len(y))
     wt = np.ones(len(y))
-    ok, gain, ratio = c45_engine._eval_nominal(X, y, idx, wt, 0, 2, 3, float(len(y)), 2.0, np.empty(0),
+    ok, gain, ratio = c45_engine._eval_nominal(np.ascontiguousarray(X.T), y, idx, wt, 0, 2, 3, float(len(y)), 2.0, np.empty(0),
                                                np.zeros((2, 3)), np.empty(0, dtype=np.int64))
     assert ok
     assert gain == pytest.approx(0.426, abs=5e-4)
@@ -42,7 +42,7 @@ def test_unknown_values_reduce_gain_by_known_fraction():
     X = np.array([[0], [0], [1], [1], [np.nan], [np.nan]], dtype=float)
     y = np.array([0, 0, 1, 1, 0, 1], dtype=np.int64)
     ok, gain, ratio = c45_engine._eval_nominal(
-        X, y, np.arange(6), np.ones(6), 0, 2, 2, 6.0, 1.0, np.empty(0), np.zeros((2, 2)),
+        np.ascontiguousarray(X.T), y, np.arange(6), np.ones(6), 0, 2, 2, 6.0, 1.0, np.empty(0), np.zeros((2, 2)),
         np.empty(0, dtype=np.int64)
     )
     assert ok
@@ -56,7 +56,7 @@ def test_numeric_split_uses_mdl_penalty_and_observed_threshold():
     x = np.array([1, 2, 3, 10, 11, 12], dtype=float)
     y = np.array([0, 0, 0, 1, 1, 1], dtype=np.int64)
     ok, gain, _, thr = c45_engine._eval_numeric(
-        x[:, None], y, np.argsort(x, kind="stable"), np.ones(6), np.ones(6, dtype=np.int64), 0, 2, 6.0, 2.0,
+        x[None, :], y, np.argsort(x, kind="stable"), np.ones(6), np.ones(6, dtype=np.int64), 0, 2, 6.0, 2.0,
         True, False, np.empty(0), np.empty(6), np.empty(6, dtype=np.int64), np.empty(6), np.zeros((2, 2))
     )
     assert ok

@@ -248,14 +248,14 @@ def _estimated_errors_dist(dist, cf, z):
 
 
 @njit(cache=True)
-def _accumulate_nominal(X, y, idx, wt, a, k, dist, present):
+def _accumulate_nominal(XT, y, idx, wt, a, k, dist, present):
     """Add the node's known values of nominal attribute a into ``dist`` (all zero before),
     in row order; when ``present`` has room, list each value met (first-met order) in it
     and return how many there are."""
     track = present.shape[0] > 0
     n_present = 0
     for t in range(idx.shape[0]):
-        v = X[idx[t], a]
+        v = XT[a, idx[t]]
         if not np.isnan(v):
             c = int(v)
             if track:
@@ -271,7 +271,7 @@ def _accumulate_nominal(X, y, idx, wt, a, k, dist, present):
 
 
 @njit(cache=True)
-def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut, buf, present):
+def _eval_nominal(XT, y, idx, wt, a, nvals, k, total, min_obj, lut, buf, present):
     """Return (valid, gain, ratio) of a multiway split on nominal attribute a.
 
     The criteria are computed on the values that occur at the node only, in value order:
@@ -285,7 +285,7 @@ def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut, buf, present)
     """
     dist = buf[:nvals]
     sparse = nvals > 64  # with fewer values, sorting and copying costs more than it saves
-    n_present = _accumulate_nominal(X, y, idx, wt, a, k, dist, present if sparse else present[:0])
+    n_present = _accumulate_nominal(XT, y, idx, wt, a, k, dist, present if sparse else present[:0])
     crit = dist[np.sort(present[:n_present])] if sparse and n_present < nvals else dist
     ok = 0
     for i in range(crit.shape[0]):
@@ -312,7 +312,7 @@ def _eval_nominal(X, y, idx, wt, a, nvals, k, total, min_obj, lut, buf, present)
 
 
 @njit(cache=True)
-def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_mode, lut, sv, sy, sw,
+def _eval_numeric(XT, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_mode, lut, sv, sy, sw,
                   dist):
     """Return (valid, gain, ratio, threshold) of the best binary split on a; ``dist`` (2 x k)
     then holds its class weights.
@@ -330,7 +330,7 @@ def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_
     n_known = 0
     for r in range(nk):
         row = rows[r]
-        sv[r] = X[row, a]
+        sv[r] = XT[a, row]
         sy[r] = y[row]
         sw[r] = wrow[row]
         n_known += mult[row]
@@ -388,7 +388,7 @@ def _eval_numeric(X, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random_
 
 
 @njit(cache=True)
-def _add_unknown(dist, X, y, idx, wt, a):
+def _add_unknown(dist, XT, y, idx, wt, a):
     """Spread the weight of instances missing attribute a over the branches (Weka's
     ``addInstWithUnknown``), so the stored distribution describes the whole node."""
     nb = dist.shape[0]
@@ -400,14 +400,14 @@ def _add_unknown(dist, X, y, idx, wt, a):
         else:
             probs[i] = dist[i].sum() / tot
     for t in range(idx.shape[0]):
-        if np.isnan(X[idx[t], a]):
+        if np.isnan(XT[a, idx[t]]):
             cls = y[idx[t]]
             for i in range(nb):
                 dist[i, cls] += probs[i] * wt[t]
 
 
 @njit(cache=True)
-def _split_point_on_data(X, rows, a, thr):
+def _split_point_on_data(XT, rows, a, thr):
     """The largest training value not above the threshold (Weka's ``setSplitPoint``).
 
     Weka scans the whole training set and moves the threshold onto the largest value
@@ -426,17 +426,17 @@ def _split_point_on_data(X, rows, a, thr):
     hi = rows.shape[0]  # the prefix is rows[:lo] once lo == hi
     while lo < hi:
         mid = (lo + hi) // 2
-        if X[rows[mid], a] - thr < 1e-6:
+        if XT[a, rows[mid]] - thr < 1e-6:
             lo = mid + 1
         else:
             hi = mid
     if lo == 0:
         return -1.7976931348623157e308
-    return X[rows[lo - 1], a]
+    return XT[a, rows[lo - 1]]
 
 
 @njit(cache=True)
-def presort(X, nom_sizes):
+def presort(XT, nom_sizes):
     """Rows with a known value of each numeric attribute, sorted by (value, row), once per fit.
 
     ``rows[off[a]:off[a + 1]]`` for attribute a (empty for nominal ones). Why: C4.5 sorts a
@@ -444,13 +444,13 @@ def presort(X, nom_sizes):
     a node's rows are always in ascending row order, so the same order is the fit's order
     restricted to the node, and :func:`_partition_sorted` hands each child its part of it.
     """
-    n, d = X.shape
+    d, n = XT.shape
     off = np.zeros(d + 1, dtype=np.int64)
     for a in range(d):
         c = 0
         if nom_sizes[a] == 0:
             for i in range(n):
-                if not np.isnan(X[i, a]):
+                if not np.isnan(XT[a, i]):
                     c += 1
         off[a + 1] = off[a] + c
     rows = np.empty(off[d], dtype=np.int64)
@@ -461,9 +461,9 @@ def presort(X, nom_sizes):
             continue
         c = 0
         for i in range(n):
-            if not np.isnan(X[i, a]):
+            if not np.isnan(XT[a, i]):
                 known[c] = i
-                vals[c] = X[i, a]
+                vals[c] = XT[a, i]
                 c += 1
         order = np.argsort(vals[:c], kind="mergesort")
         for r in range(c):
@@ -494,10 +494,10 @@ def _reserve(R, W, top, need):
 
 
 @njit(cache=True)
-def _route(X, R, W, off, m, a, att_is_nominal, thr, sub):
+def _route(XT, R, W, off, m, a, att_is_nominal, thr, sub):
     """``sub[p]``: the branch of row ``R[off + p]`` under the split (-1 when its value is missing)."""
     for p in range(m):
-        sub[p] = _which_subset(X[R[off + p], a], att_is_nominal, thr)
+        sub[p] = _which_subset(XT[a, R[off + p]], att_is_nominal, thr)
 
 
 @njit(cache=True)
@@ -596,15 +596,15 @@ def _leaf_dist(y, idx, wt, k):
 
 
 @njit(cache=True)
-def _nominal_dist(X, y, idx, wt, a, nvals, k):
+def _nominal_dist(XT, y, idx, wt, a, nvals, k):
     """The class weights of each value of nominal attribute a at the node (a new array)."""
     dist = np.zeros((nvals, k))
-    _accumulate_nominal(X, y, idx, wt, a, k, dist, np.empty(0, dtype=np.int64))
+    _accumulate_nominal(XT, y, idx, wt, a, k, dist, np.empty(0, dtype=np.int64))
     return dist
 
 
 @njit(cache=True)
-def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
+def _select_split(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
                   random_k, lut, skip, nbuf, present, sv, sy, sw, numd):
     """Choose the split of one node: returns (attribute or -1, threshold, dist).
 
@@ -618,7 +618,7 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
     (the split distribution of each numeric attribute); only the winner's distribution is
     made into an array of its own.
     """
-    d = X.shape[1]
+    d = XT.shape[0]
     node = _leaf_dist(y, idx, wt, k)
     pc = node[0]
     total = pc.sum()
@@ -645,10 +645,10 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
             if skip[a]:
                 continue
             if nom_sizes[a] > 0:
-                ok, g, r = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
+                ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
                 thr = 0.0
             else:
-                ok, g, r, thr = _eval_numeric(X, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
+                ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
                                               False, True, lut, sv, sy, sw, numd[a])
             if ok and _gr(g, best_g):
                 best_a = a
@@ -657,7 +657,7 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
         if best_a < 0:
             return none
         if nom_sizes[best_a] > 0:
-            return best_a, best_thr, _nominal_dist(X, y, idx, wt, best_a, nom_sizes[best_a], k)
+            return best_a, best_thr, _nominal_dist(XT, y, idx, wt, best_a, nom_sizes[best_a], k)
         return best_a, best_thr, numd[best_a].copy()
     valid = np.zeros(d, dtype=np.bool_)
     gains = np.zeros(d)
@@ -669,10 +669,10 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
         if skip[a]:
             continue
         if nom_sizes[a] > 0:
-            ok, g, r = _eval_nominal(X, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
+            ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
             thr = 0.0
         else:
-            ok, g, r, thr = _eval_numeric(X, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
+            ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
                                           use_mdl, False, lut, sv, sy, sw, numd[a])
         valid[a] = ok
         gains[a] = g
@@ -693,7 +693,7 @@ def _select_split(X, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for
     if best < 0 or _eq(min_result, 0.0):
         return none
     if nom_sizes[best] > 0:
-        return best, thrs[best], _nominal_dist(X, y, idx, wt, best, nom_sizes[best], k)
+        return best, thrs[best], _nominal_dist(XT, y, idx, wt, best, nom_sizes[best], k)
     return best, thrs[best], numd[best].copy()
 
 
@@ -798,7 +798,7 @@ def _partition_sorted(S, SO, so, d, srow, props, s_top, so_top, child_so, first_
 
 
 @njit(cache=True)
-def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut, srt0, soff0):
+def _grow(XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut, srt0, soff0):
     """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion).
 
     Returns the node arrays ``(att, split, child0, nb, empty, dref, drows)`` and ``D``, the
@@ -822,7 +822,7 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
     the split is invalid, as evaluating it would find (when ``min_obj`` is below 1e-6,
     C4.5 counts branches without weight as holding it, and such attributes are evaluated).
     """
-    n, d = X.shape
+    d, n = XT.shape
     cap = 64
     t_att = np.full(cap, -1, dtype=np.int64)
     t_split = np.zeros(cap)
@@ -888,7 +888,7 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
                 if nom_sizes[t_att[p]] > 0:
                     skip[t_att[p]] = True
                 p = t_parent[p]
-        a, thr, dist = _select_split(X, y, idx, wt, S, SO[so:so_top], wrow, mult, k, nom_sizes,
+        a, thr, dist = _select_split(XT, y, idx, wt, S, SO[so:so_top], wrow, mult, k, nom_sizes,
                                      counts_for_avg, min_obj, use_mdl, random_k, lut, skip, nbuf, present,
                                      sv, sy, sw, numd)
         if skips:
@@ -902,17 +902,17 @@ def _grow(X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_
             if _eq(dist.sum(), 0.0):
                 t_empty[node] = 1
             continue
-        _add_unknown(dist, X, y, idx, wt, a)
+        _add_unknown(dist, XT, y, idx, wt, a)
         nominal = nom_sizes[a] > 0
         if not nominal and random_k == 0:
-            thr = _split_point_on_data(X, srt0[soff0[a]:soff0[a + 1]], a, thr)
+            thr = _split_point_on_data(XT, srt0[soff0[a]:soff0[a + 1]], a, thr)
         nb = dist.shape[0]
         t_att[node] = a
         t_split[node] = thr
         t_nb[node] = nb
         d_top = _set_dist(D, d_top, t_dref, t_drows, node, dist)
         _props_into(dist, props[:nb])
-        _route(X, R, W, off, m, a, nominal, thr, sub)
+        _route(XT, R, W, off, m, a, nominal, thr, sub)
         for p in range(m):
             srow[R[off + p]] = sub[p]
         R, W, top = _partition(R, W, off, m, sub, props[:nb], top, False, coff, clen)
@@ -1043,7 +1043,7 @@ def _leaf_errors(y, R, W, off, m, counts, cf, z):
 
 
 @njit(cache=True)
-def _estimated_errors_branch(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb,
+def _estimated_errors_branch(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb,
                              cf, z, sub, scratch):
     """Pessimistic errors if the rows ``R[off:off + m]`` were classified by the subtree below
     node (C4.5's estimate for subtree raising).
@@ -1079,7 +1079,7 @@ def _estimated_errors_branch(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_sp
             continue
         nb = t_nb[n]
         nominal = nom_sizes[a] > 0
-        _route(X, R, W, o, ln, a, nominal, t_split[n], sub)
+        _route(XT, R, W, o, ln, a, nominal, t_split[n], sub)
         dist = scratch[:nb]
         _reset_dist_into(y, R, W, o, ln, sub, dist, props)
         _props_into(dist, props[:nb])
@@ -1098,7 +1098,7 @@ def _estimated_errors_branch(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_sp
 
 
 @njit(cache=True)
-def _new_distribution(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty,
+def _new_distribution(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty,
                       t_dref, t_drows, D, d_top, sub, scratch):
     """Recompute every distribution below node from the rows ``R[off:off + m]`` (after subtree
     raising), routing them in the arena above ``off + m`` as :func:`_estimated_errors_branch`
@@ -1133,7 +1133,7 @@ def _new_distribution(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_
             continue
         nb = t_nb[n]
         nominal = nom_sizes[a] > 0
-        _route(X, R, W, o, ln, a, nominal, t_split[n], sub)
+        _route(XT, R, W, o, ln, a, nominal, t_split[n], sub)
         dist = scratch[:nb]
         _reset_dist_into(y, R, W, o, ln, sub, dist, props)
         d_top = _set_dist(D, d_top, t_dref, t_drows, n, dist)
@@ -1153,7 +1153,7 @@ def _new_distribution(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_
 
 
 @njit(cache=True)
-def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D,
+def _prune(XT, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D,
            d_top, cf, z):
     """Bottom-up pessimistic pruning with subtree raising.
 
@@ -1166,7 +1166,7 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
     ``D`` must have a row free for every node (a branch without data that subtree raising
     gives data gets rows of its own).
     """
-    n = X.shape[0]
+    n = XT.shape[1]
     nmax = 2
     for a in range(nom_sizes.shape[0]):
         nmax = max(nmax, nom_sizes[a])
@@ -1213,7 +1213,7 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
             st_len[n_st] = m
             n_st += 1
             _props_into(_dist(D, t_dref, t_drows, node), props[:nb])
-            _route(X, R, W, off, m, a, nom_sizes[a] > 0, t_split[node], sub)
+            _route(XT, R, W, off, m, a, nom_sizes[a] > 0, t_split[node], sub)
             R, W, top = _partition(R, W, off, m, sub, props[:nb], top, False, coff, clen)
             for i in range(nb - 1, -1, -1):
                 st_node[n_st] = t_child0[node] + i
@@ -1233,7 +1233,7 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
                 largest = i
         big = t_child0[node] + largest
         if raising:
-            err_largest, R, W = _estimated_errors_branch(big, X, y, R, W, off, m, k, nom_sizes, t_att, t_split,
+            err_largest, R, W = _estimated_errors_branch(big, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split,
                                                          t_child0, t_nb, cf, z, sub, scratch)
         else:
             err_largest = 1.7976931348623157e308
@@ -1249,7 +1249,7 @@ def _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_emp
             t_nb[node] = t_nb[big]
             t_dref[node] = t_dref[big]  # big is cut loose: node may take over its rows
             t_drows[node] = t_drows[big]
-            R, W, d_top = _new_distribution(node, X, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0,
+            R, W, d_top = _new_distribution(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0,
                                             t_nb, t_empty, t_dref, t_drows, D, d_top, sub, scratch)
             st_node[n_st] = node
             st_state[n_st] = 0
@@ -1368,15 +1368,18 @@ def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, co
     counts_for_avg = gains_counted_in_average(nom_sizes, mult.sum())
     if random_k > 0:
         np.random.seed(seed)
-    srt, soff = presort(X, nom_sizes)
+    # Attribute by attribute: every scan of the fit reads one attribute of many rows, in
+    # ascending row order, so the columns are laid out contiguously (the same values).
+    XT = np.ascontiguousarray(X.T)
+    srt, soff = presort(XT, nom_sizes)
     t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D, d_top = _grow(
-        X, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w), srt, soff)
+        XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w), srt, soff)
     if collapse:
         _collapse(t_att, t_child0, t_nb, t_dref, t_drows, D)
     if prune:
         z = _norm_inverse_upper(cf)
         D = _store_room(D, d_top, t_att.shape[0])
-        _prune(X, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D,
+        _prune(XT, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D,
                d_top, cf, z)
     return _flatten(t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D, k)
 
