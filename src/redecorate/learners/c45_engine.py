@@ -271,6 +271,27 @@ def _accumulate_nominal(XT, y, idx, wt, a, k, dist, present):
 
 
 @njit(cache=True)
+def _nominal_criteria(crit, nvals, k, total, min_obj, lut):
+    """(valid, gain, ratio) of a multiway split whose values hold the class weights ``crit``
+    (every value of the attribute, or only those present at the node, in value order)."""
+    ok = 0
+    for i in range(crit.shape[0]):
+        bag = 0.0
+        for j in range(k):
+            bag += crit[i, j]
+        if min_obj - bag < 1e-6:
+            ok += 1
+    if min_obj < 1e-6:  # a minimum this small is met by the values without weight too
+        ok += nvals - crit.shape[0]
+    if ok <= 1:
+        return False, 0.0, 0.0
+    old = _ent_of_counts(_class_totals(crit), lut)
+    gain = _info_gain(crit, total, old, lut)
+    ratio = _gain_ratio(crit, total, gain, lut)
+    return True, gain, ratio
+
+
+@njit(cache=True)
 def _eval_nominal(XT, y, idx, wt, a, nvals, k, total, min_obj, lut, buf, present):
     """Return (valid, gain, ratio) of a multiway split on nominal attribute a.
 
@@ -281,34 +302,41 @@ def _eval_nominal(XT, y, idx, wt, a, nvals, k, total, min_obj, lut, buf, present
 
     ``buf`` (at least ``nvals`` rows, all zero) and ``present`` are scratch space, shared
     by every evaluation of a fit and left all zero again; the winner's distribution is
-    built afresh (:func:`_nominal_dist`).
+    built afresh (:func:`_nominal_dist`). Attributes of at most 64 values are counted all
+    at once instead where every attribute is evaluated (:func:`_accumulate_nominals`).
     """
     dist = buf[:nvals]
     sparse = nvals > 64  # with fewer values, sorting and copying costs more than it saves
     n_present = _accumulate_nominal(XT, y, idx, wt, a, k, dist, present if sparse else present[:0])
-    crit = dist[np.sort(present[:n_present])] if sparse and n_present < nvals else dist
-    ok = 0
-    for i in range(crit.shape[0]):
-        bag = 0.0
-        for j in range(k):
-            bag += crit[i, j]
-        if min_obj - bag < 1e-6:
-            ok += 1
-    if min_obj < 1e-6:  # a minimum this small is met by the values without weight too
-        ok += nvals - crit.shape[0]
-    valid = ok > 1
-    gain = 0.0
-    ratio = 0.0
-    if valid:
-        old = _ent_of_counts(_class_totals(crit), lut)
-        gain = _info_gain(crit, total, old, lut)
-        ratio = _gain_ratio(crit, total, gain, lut)
     if sparse and n_present < nvals:
+        valid, gain, ratio = _nominal_criteria(dist[np.sort(present[:n_present])], nvals, k, total, min_obj,
+                                               lut)
         for i in range(n_present):
             dist[present[i]] = 0.0
     else:
+        valid, gain, ratio = _nominal_criteria(dist, nvals, k, total, min_obj, lut)
         dist[:, :] = 0.0
     return valid, gain, ratio
+
+
+@njit(cache=True)
+def _accumulate_nominals(X, y, idx, wt, attrs, noff, nball):
+    """The class weights of every value of each nominal attribute in ``attrs`` at the node,
+    in one pass over its rows: attribute a's are rows ``noff[a]:noff[a] + nvals`` of
+    ``nball`` (zeroed here). Each cell adds the same weights in the same (row) order as
+    :func:`_accumulate_nominal` does attribute by attribute; reading a row's attributes
+    together, and its class and weight once, is what saves.
+    """
+    nball[:, :] = 0.0
+    for t in range(idx.shape[0]):
+        r = idx[t]
+        c = y[r]
+        w_t = wt[t]
+        for q in range(attrs.shape[0]):
+            a = attrs[q]
+            v = X[r, a]
+            if not np.isnan(v):
+                nball[noff[a] + int(v), c] += w_t
 
 
 @njit(cache=True)
@@ -604,8 +632,8 @@ def _nominal_dist(XT, y, idx, wt, a, nvals, k):
 
 
 @njit(cache=True)
-def _select_split(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
-                  random_k, lut, skip, nbuf, present, sv, sy, sw, numd):
+def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
+                  random_k, lut, skip, nbuf, present, sv, sy, sw, numd, attrs, noff, nball):
     """Choose the split of one node: returns (attribute or -1, threshold, dist).
 
     ``srt``/``soff`` are the node's rows sorted by each numeric attribute (:func:`presort`).
@@ -614,9 +642,11 @@ def _select_split(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_fo
     ``skip[a]`` marks the nominal attributes split on above the node (see :func:`_grow`):
     their split is not valid here. The rest is scratch space of the fit, so that comparing
     the attributes allocates nothing: ``wrow`` (weights by row), ``nbuf`` and ``present``
-    (:func:`_eval_nominal`), ``sv``, ``sy``, ``sw`` (:func:`_eval_numeric`) and ``numd``
-    (the split distribution of each numeric attribute); only the winner's distribution is
-    made into an array of its own.
+    (:func:`_eval_nominal`), ``sv``, ``sy``, ``sw`` (:func:`_eval_numeric`), ``numd`` (the
+    split distribution of each numeric attribute) and ``nball`` (the class weights of the
+    nominal attributes ``attrs`` of at most 64 values, :func:`_accumulate_nominals`); only
+    the winner's distribution is made into an array of its own. ``X`` and ``XT`` are the
+    fit's rows, row-major and column-major.
     """
     d = XT.shape[0]
     node = _leaf_dist(y, idx, wt, k)
@@ -665,10 +695,16 @@ def _select_split(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_fo
     thrs = np.zeros(d)
     avg = 0.0
     n_valid = 0
+    if attrs.shape[0] > 0:
+        _accumulate_nominals(X, y, idx, wt, attrs, noff, nball)
     for a in range(d):
         if skip[a]:
             continue
-        if nom_sizes[a] > 0:
+        if noff[a] >= 0:
+            ok, g, r = _nominal_criteria(nball[noff[a]:noff[a] + nom_sizes[a]], nom_sizes[a], k, total, min_obj,
+                                         lut)
+            thr = 0.0
+        elif nom_sizes[a] > 0:
             ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
             thr = 0.0
         else:
@@ -692,6 +728,8 @@ def _select_split(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_fo
             min_result = ratios[a]
     if best < 0 or _eq(min_result, 0.0):
         return none
+    if noff[best] >= 0:
+        return best, thrs[best], nball[noff[best]:noff[best] + nom_sizes[best]].copy()
     if nom_sizes[best] > 0:
         return best, thrs[best], _nominal_dist(XT, y, idx, wt, best, nom_sizes[best], k)
     return best, thrs[best], numd[best].copy()
@@ -798,7 +836,7 @@ def _partition_sorted(S, SO, so, d, srow, props, s_top, so_top, child_so, first_
 
 
 @njit(cache=True)
-def _grow(XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut, srt0, soff0):
+def _grow(X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut, srt0, soff0):
     """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion).
 
     Returns the node arrays ``(att, split, child0, nb, empty, dref, drows)`` and ``D``, the
@@ -846,6 +884,21 @@ def _grow(XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random
     sy = np.empty(n, dtype=np.int64)
     sw = np.empty(n)
     numd = np.zeros((d, 2, k))
+    noff = np.full(d, -1, dtype=np.int64)  # nominal attributes counted all at once
+    n_attrs = 0
+    rows = 0
+    for a in range(d):
+        if 0 < nom_sizes[a] <= 64 and random_k == 0:
+            noff[a] = rows
+            rows += nom_sizes[a]
+            n_attrs += 1
+    attrs = np.empty(n_attrs, dtype=np.int64)
+    n_attrs = 0
+    for a in range(d):
+        if noff[a] >= 0:
+            attrs[n_attrs] = a
+            n_attrs += 1
+    nball = np.zeros((max(rows, 1), k))
     wrow = np.empty(n)
     sub = np.empty(n, dtype=np.int64)
     srow = np.empty(n, dtype=np.int64)
@@ -888,9 +941,9 @@ def _grow(XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random
                 if nom_sizes[t_att[p]] > 0:
                     skip[t_att[p]] = True
                 p = t_parent[p]
-        a, thr, dist = _select_split(XT, y, idx, wt, S, SO[so:so_top], wrow, mult, k, nom_sizes,
+        a, thr, dist = _select_split(X, XT, y, idx, wt, S, SO[so:so_top], wrow, mult, k, nom_sizes,
                                      counts_for_avg, min_obj, use_mdl, random_k, lut, skip, nbuf, present,
-                                     sv, sy, sw, numd)
+                                     sv, sy, sw, numd, attrs, noff, nball)
         if skips:
             p = t_parent[node]
             while p >= 0:
@@ -1373,7 +1426,7 @@ def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, co
     XT = np.ascontiguousarray(X.T)
     srt, soff = presort(XT, nom_sizes)
     t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D, d_top = _grow(
-        XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w), srt, soff)
+        X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w), srt, soff)
     if collapse:
         _collapse(t_att, t_child0, t_nb, t_dref, t_drows, D)
     if prune:
