@@ -149,19 +149,18 @@ def _run_source(source: Source) -> None:
     if source.pools:
         from acquisition_fit import masked_pools
 
-        from redecorate.learners.registry import make_learner
-
         for _, _, view, y, schema in masked_pools(source.dataset, list(POOL_FRACTIONS)):
-            model = make_learner("decorate", DECORATE, np.random.SeedSequence(20050801))
+            model = _make_learner("decorate", DECORATE, np.random.SeedSequence(20050801))
             model.fit_prepared(view, y.cat.codes.to_numpy(), classes=np.asarray(y.cat.categories),
                                schema=schema, columns=schema.decode(view[:0]), merge_identical=True)
         return
     from redecorate.experiments import load_experiment
+    from redecorate.kinds import get_kind
     from redecorate.kinds.unit import run_unit
 
     spec = load_experiment(ROOT / "config" / "experiments" / f"{source.experiment}.yaml", schema=SCHEMA,
                            scale="pilot")
-    kind = spec.experiment_kind
+    kind = get_kind(spec.kind)
     units = [u for u in kind.units(spec) if u.get("algorithm") == source.algorithm and int(u["run"]) == 0]
     if not units:
         raise SystemExit(f"{source.experiment}: no unit of algorithm {source.algorithm!r} in run 0")
@@ -169,19 +168,27 @@ def _run_source(source: Source) -> None:
     run_unit(kind, dataset, kind.job_settings(spec), {**units[0], "fold": 0}, progress=lambda _: None)
 
 
+def _make_learner(name: str, params: dict[str, Any], seed: np.random.SeedSequence) -> Any:
+    """A learner of the registry, where the revision running has it (``unit_cpu.py`` runs
+    this module with older revisions' code too)."""
+    try:
+        from redecorate.learners.params import make_learner
+    except ImportError:  # before 9aa7c31 the registry built the learners
+        from redecorate.learners.registry import make_learner
+    return make_learner(name, params, seed)
+
+
 def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernels a fit and a prediction use, so the
     fold's CPU and its share in ``build_tree`` do not include it."""
     import pandas as pd
-
-    from redecorate.learners.registry import make_learner
 
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"a": rng.random(40), "b": pd.Categorical(rng.choice(["u", "v"], 40))})
     y = pd.Series(rng.choice(["p", "q"], 40))
     for name, params in (("j48", {}), ("j48", {"unpruned": True, "laplace": True}), ("decorate", DECORATE),
                          ("bagging", {"base": {"name": "j48", "params": {"unpruned": True, "laplace": True}}})):
-        make_learner(name, params, np.random.SeedSequence(0)).fit(X, y).predict_proba(X)
+        _make_learner(name, params, np.random.SeedSequence(0)).fit(X, y).predict_proba(X)
 
 
 def capture(name: str, target: int) -> dict[str, Any]:

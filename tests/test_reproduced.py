@@ -90,6 +90,7 @@ def test_a_rerun_unit_gives_the_committed_records(experiment, dataset, algorithm
     from smoke_support import TIMING_COLUMNS
 
     from redecorate.job_records import kept_units, unit_key
+    from redecorate.kinds import get_kind
     from redecorate.kinds.unit import run_unit
 
     mirror = mirror_dir()
@@ -97,7 +98,7 @@ def test_a_rerun_unit_gives_the_committed_records(experiment, dataset, algorithm
         pytest.skip("ARFF mirror ../shared/datasets/uci not found")
     spec = load_experiment(REPO / "config" / "experiments" / f"{experiment}.yaml",
                            schema=REPO / "workflow" / "schemas" / "experiment.schema.yaml", scale="pilot")
-    kind = spec.experiment_kind
+    kind = get_kind(spec.kind)
     settings = kind.job_settings(spec)
     [unit] = [u for u in kind.units(spec) if u.get("algorithm") == algorithm and u["run"] == run
               and u.get("fold") == fold]
