@@ -1096,15 +1096,21 @@ def _leaf_errors(y, R, W, off, m, counts, cf, z):
 
 
 @njit(cache=True)
-def _estimated_errors_branch(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb,
-                             cf, z, sub, scratch):
-    """Pessimistic errors if the rows ``R[off:off + m]`` were classified by the subtree below
-    node (C4.5's estimate for subtree raising).
+def _route_subtree(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty, t_dref,
+                   t_drows, D, d_top, cf, z, sub, scratch, store):
+    """Route the rows ``R[off:off + m]`` down the subtree below node, as C4.5 sends data to a
+    subtree while pruning: each node's split distribution is recomputed from the rows that
+    reach it, and a row with a missing value goes down every branch with its share.
 
-    The rows are routed down in the arena above ``off + m`` (:func:`_partition`) and each
-    node's split distribution is built in ``scratch``, so nothing is allocated per node;
-    nodes are visited, and leaves' errors summed, in the order of a stack with branches
-    pushed in order. Returns ``(errors, R, W)`` (the arena, grown if it had to be).
+    ``store`` false: the pessimistic errors if these rows were classified by the subtree
+    (C4.5's estimate for subtree raising); ``store`` true: every distribution below node
+    replaced by these rows' (after a subtree is raised; the errors are then 0). One routine
+    for both, so the estimate and the raised tree see the rows sent the same way.
+
+    The rows are routed in the arena above ``off + m`` (:func:`_partition`) and each node's
+    distribution built in ``scratch``, so nothing is allocated per node; nodes are visited,
+    and leaves' errors summed, in the order of a stack with branches pushed in order.
+    Returns ``(errors, R, W, d_top)`` (the arena and the store's top, grown if they had to be).
     """
     nmax = scratch.shape[0]
     cap = 64
@@ -1119,64 +1125,19 @@ def _estimated_errors_branch(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_s
     coff = np.empty(nmax, dtype=np.int64)
     clen = np.empty(nmax, dtype=np.int64)
     counts = np.empty(k)
+    leaf = np.empty((1, k))
     s = 0.0
     while n_st > 0:
         n_st -= 1
         n = st_node[n_st]
         o = st_off[n_st]
         ln = st_len[n_st]
-        top = o + ln  # everything above belongs to subtrees already summed
+        top = o + ln  # everything above belongs to subtrees already done
         a = t_att[n]
         if a < 0:
-            s += _leaf_errors(y, R, W, o, ln, counts, cf, z)
-            continue
-        nb = t_nb[n]
-        nominal = nom_sizes[a] > 0
-        _route(XT, R, W, o, ln, a, nominal, t_split[n], sub)
-        dist = scratch[:nb]
-        _reset_dist_into(y, R, W, o, ln, sub, dist, props)
-        _props_into(dist, props[:nb])
-        R, W, top = _partition(R, W, o, ln, sub, props[:nb], top, True, coff, clen)
-        if n_st + nb > cap:
-            cap = max(2 * cap, n_st + nb)
-            st_node = _resized(st_node, cap)
-            st_off = _resized(st_off, cap)
-            st_len = _resized(st_len, cap)
-        for i in range(nb):
-            st_node[n_st] = t_child0[n] + i
-            st_off[n_st] = coff[i]
-            st_len[n_st] = clen[i]
-            n_st += 1
-    return s, R, W
-
-
-@njit(cache=True)
-def _new_distribution(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty,
-                      t_dref, t_drows, D, d_top, sub, scratch):
-    """Recompute every distribution below node from the rows ``R[off:off + m]`` (after subtree
-    raising), routing them in the arena above ``off + m`` as :func:`_estimated_errors_branch`
-    does. Returns ``(R, W, d_top)``."""
-    nmax = scratch.shape[0]
-    cap = 64
-    st_node = np.empty(cap, dtype=np.int64)
-    st_off = np.empty(cap, dtype=np.int64)
-    st_len = np.empty(cap, dtype=np.int64)
-    st_node[0] = node
-    st_off[0] = off
-    st_len[0] = m
-    n_st = 1
-    props = np.empty(nmax)
-    coff = np.empty(nmax, dtype=np.int64)
-    clen = np.empty(nmax, dtype=np.int64)
-    leaf = np.empty((1, k))
-    while n_st > 0:
-        n_st -= 1
-        n = st_node[n_st]
-        o = st_off[n_st]
-        ln = st_len[n_st]
-        top = o + ln
-        a = t_att[n]
-        if a < 0:
+            if not store:
+                s += _leaf_errors(y, R, W, o, ln, counts, cf, z)
+                continue
             leaf[:, :] = 0.0
             for p in range(ln):
                 leaf[0, y[R[o + p]]] += W[o + p]
@@ -1185,11 +1146,11 @@ def _new_distribution(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t
                 t_empty[n] = 0
             continue
         nb = t_nb[n]
-        nominal = nom_sizes[a] > 0
-        _route(XT, R, W, o, ln, a, nominal, t_split[n], sub)
+        _route(XT, R, W, o, ln, a, nom_sizes[a] > 0, t_split[n], sub)
         dist = scratch[:nb]
         _reset_dist_into(y, R, W, o, ln, sub, dist, props)
-        d_top = _set_dist(D, d_top, t_dref, t_drows, n, dist)
+        if store:
+            d_top = _set_dist(D, d_top, t_dref, t_drows, n, dist)
         _props_into(dist, props[:nb])
         R, W, top = _partition(R, W, o, ln, sub, props[:nb], top, True, coff, clen)
         if n_st + nb > cap:
@@ -1202,7 +1163,7 @@ def _new_distribution(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t
             st_off[n_st] = coff[i]
             st_len[n_st] = clen[i]
             n_st += 1
-    return R, W, d_top
+    return s, R, W, d_top
 
 
 @njit(cache=True)
@@ -1286,8 +1247,9 @@ def _prune(XT, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_em
                 largest = i
         big = t_child0[node] + largest
         if raising:
-            err_largest, R, W = _estimated_errors_branch(big, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split,
-                                                         t_child0, t_nb, cf, z, sub, scratch)
+            err_largest, R, W, d_top = _route_subtree(big, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split,
+                                                      t_child0, t_nb, t_empty, t_dref, t_drows, D, d_top, cf, z,
+                                                      sub, scratch, False)
         else:
             err_largest = 1.7976931348623157e308
         err_leaf = _estimated_errors_dist(dist, cf, z)
@@ -1302,8 +1264,8 @@ def _prune(XT, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_em
             t_nb[node] = t_nb[big]
             t_dref[node] = t_dref[big]  # big is cut loose: node may take over its rows
             t_drows[node] = t_drows[big]
-            R, W, d_top = _new_distribution(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0,
-                                            t_nb, t_empty, t_dref, t_drows, D, d_top, sub, scratch)
+            _, R, W, d_top = _route_subtree(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0,
+                                            t_nb, t_empty, t_dref, t_drows, D, d_top, cf, z, sub, scratch, True)
             st_node[n_st] = node
             st_state[n_st] = 0
             st_off[n_st] = off
