@@ -4,8 +4,10 @@ Why: ``tree_replay.py`` times the J48 engine alone; a unit also scores pools, pr
 evaluates and draws artificial examples, so what a speed lever saves the campaign is
 measured on the unit itself. Each revision is taken from git (``benchmarks/revisions.py``; numba compiles it once there), and each measurement is a fresh
 process that imports that tree's ``redecorate``, warms up the compiled kernels, then runs
-fold 0 of run 0 of a unit of :data:`tree_replay.SOURCES` (the thesis protocol) and reports
-its process CPU. Revisions take turns within each repetition (the order rotating); the
+what a source of :data:`tree_replay.SOURCES` names and reports its process CPU: fold 0 of
+run 0 of a unit (the thesis protocol), or for chapter 8's masked pools the DECORATE fits of
+Table 8.3 at five checkpoints of that fold (a whole unit refits at every batch of its
+curve: hours of CPU). Revisions take turns within each repetition (the order rotating); the
 median over ``--reps`` is reported, since the machine is shared.
 
 Usage (from the repository root)::
@@ -71,15 +73,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--revs", default="HEAD~1,HEAD", help="comma-separated git revisions, the first the reference")
     parser.add_argument("--sources", default="car,nursery,segment-bootstrap,segment-pets",
-                        help=f"units of {', '.join(s for s, v in SOURCES.items() if not v.pools)}")
+                        help=f"of {', '.join(SOURCES)}")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--labels", default="", help="comma-separated names of the revisions in the result")
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     parser.add_argument("--name", default="unit_cpu")
     args = parser.parse_args(argv)
     sources = [s for s in args.sources.split(",") if s]
-    if bad := [s for s in sources if s not in SOURCES or SOURCES[s].pools]:
-        parser.error(f"--sources: not a unit: {', '.join(bad)}")
+    if bad := [s for s in sources if s not in SOURCES]:
+        parser.error(f"--sources: unknown {', '.join(bad)}; known: {', '.join(SOURCES)}")
     trees = [tree(r) for r in args.revs.split(",") if r]
     names = [n for n in args.labels.split(",") if n] or [c for c, _ in trees]
     if len(names) != len(trees):
@@ -100,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = [
         "# Whole units at revisions of the code: process CPU of one fold",
         "",
-        "Fold 0 of run 0 of each unit at the thesis protocol, each measurement a fresh process "
+        "Fold 0 of run 0 of each unit at the thesis protocol (masked pools: the DECORATE fits at five "
+        "checkpoints of that fold), each measurement a fresh process "
         "(kernels warmed up first, not counted); see the docstring of `benchmarks/unit_cpu.py`. "
         f"Median of {args.reps}, revisions in turns; min-max in brackets.",
         "",
