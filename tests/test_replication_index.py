@@ -173,6 +173,22 @@ def test_a_few_minority_cells_do_not_make_a_table_discriminate() -> None:
     assert evidence_verdict({**enough, "sign_agreement": 0.92}) == OPEN  # equal to trivial is not beyond it
 
 
+def test_a_table_discriminates_only_from_the_minority_a_sign_test_needs() -> None:
+    """The threshold itself, not only its use: perfect agreement beats "always positive" at
+    p < 0.05 (one-sided sign test on the cells where the two differ) from 5 minority cells
+    on, so a table with 4 is one-sided even when it agrees on every sign; a lower threshold
+    would call such a table *replicates* (Bommaganti's Table 5, 4 minority cells of 52)."""
+    needed = next(m for m in range(1, 20) if 0.5**m < 0.05)
+    assert needed == 5 and 0.5**4 > 0.05
+    for minority in range(1, needed):
+        perfect = _measures(compared=52, minority=minority, sign_agreement=1.0, trivial=1 - minority / 52,
+                            inside_interval=0.5, disagreeing=26)  # fmt: skip
+        assert evidence_verdict(perfect) == ONE_SIDED, minority
+    enough = _measures(compared=52, minority=needed, sign_agreement=1.0, trivial=1 - needed / 52,
+                       inside_interval=0.5, disagreeing=26)  # fmt: skip
+    assert evidence_verdict(enough) == REPLICATES
+
+
 def test_a_disagreement_is_explained_only_when_every_disagreeing_cell_is() -> None:
     wrong = _measures(compared=40, minority=10, sign_agreement=0.6, trivial=0.75, disagreeing=9, explained=9)
     assert evidence_verdict(wrong) == EXPLAINED
