@@ -134,6 +134,17 @@ def test_every_reproduced_row_has_evidence_and_every_verdict_is_known(committed)
     assert f"**Summary.** {summary_line(index)}" in text
 
 
+def test_the_readme_quotes_the_summary_on_its_first_screen() -> None:
+    """A reader sees which results hold before anything else: the generated block comes
+    before the README's first section and within its first screen (24 lines)."""
+    from redecorate.report.replication_index import README_END, README_START
+
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    first_section = next(i for i, line in enumerate(lines) if line.startswith("## "))
+    start, end = lines.index(README_START), lines.index(README_END)
+    assert start < end < min(first_section, 24), (start, end, first_section)
+
+
 def test_the_readme_block_replaces_only_what_is_between_its_markers() -> None:
     block = readme_block("3 tables: replicates 3.", "REPLICATION.md")
     text = f"intro\n\n{block}\n\nrest\n"
