@@ -273,6 +273,16 @@ SCORE_SECONDS = 8.3e-7
 scoring the whole pool is most of an iteration)."""
 
 
+SCHEDULE_FIT_FACTOR = 0.85
+"""Chapter 7's fits (a ``schedule`` of growing batches: unpruned Laplace PETs in every
+committee) against the learners' cost model, fitted to the committed chapter-7 runs' CPU:
+without it ch7_cpe and ch7_multiclass were planned at 1.58 and 1.46 times their measured
+CPU, but ch7_readings, measured a day earlier on another machine, at 0.87; with it 1.34,
+1.24 and 0.74 (``tests/test_cost_calibration.py`` holds every run within 1.5x). The model does not know attribute types, so per dataset it stays off by more:
+all-nominal sets (nursery, car) are overpriced up to tenfold, numeric ones (optdigits,
+segment, sonar) underpriced up to fourfold (docs/performance.md)."""
+
+
 def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     """One fit per iteration, on a labeled set growing from m to the pool (or the maximum),
     and the pool scored by each committee."""
@@ -294,7 +304,7 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
         + SCORE_SECONDS * pool * estimated_members(family)
         for family in SYSTEMS[system["system"]].models(p) for n in sizes
     ) + sum(_retraining_seconds(system["system"], p, n, shape) for n in sizes)
-    return k * per_fold
+    return k * per_fold * (SCHEDULE_FIT_FACTOR if options.schedule is not None else 1.0)
 
 
 def report_variant(report: Mapping[str, Any]) -> str:
