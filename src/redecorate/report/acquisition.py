@@ -50,7 +50,7 @@ def _reduction_cells(records: pd.DataFrame, comparisons: Sequence[Mapping[str, A
     their 95 % intervals (``error_reductions.csv``), and the lines of its table layout."""
     frames, text = [], []
     ran = set(records["algorithm"])
-    for entry in comparisons:
+    for entry in (comparisons if datasets else []):  # no dataset of the chapter's tables ran
         a, b, table = str(entry["a"]), str(entry["b"]), str(entry.get("table", ""))
         if not {a, b} <= ran:  # a slice (--config algorithms=...) without one of the two
             continue

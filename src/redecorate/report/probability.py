@@ -121,7 +121,11 @@ def probability_comparisons(
                 row.update({name: value, f"{name}_p": test.p, f"{name}_outcome": outcome,
                             f"{name}_low": low, f"{name}_high": high})
             rows.append(row)
-    return pd.DataFrame(rows)
+    # The columns even without a row: a run on datasets the chapter does not print (the quick
+    # scale's) has no cell to compare, and the report still reads the frame by its columns.
+    columns = ["table", "comparison", "dataset", *(f"{name}{suffix}" for name, _ in PROBABILITY_MEASURES.values()
+                                                   for suffix in ("", "_p", "_outcome", "_low", "_high"))]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def curve_change(curve_a: np.ndarray, curve_b: np.ndarray, *, lower_better: bool) -> Any:
