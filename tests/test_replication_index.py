@@ -272,3 +272,20 @@ def test_an_experiment_run_only_on_datasets_the_sources_do_not_print_has_no_evid
     evidence = experiment_evidence(Inputs.of_repository(tmp_path, REPO), name).evidence
     per_dataset = evidence[evidence["dataset"].fillna("") != ""]
     assert per_dataset["reproduced"].isna().all(), per_dataset[per_dataset["reproduced"].notna()].head()
+
+
+def test_a_run_on_datasets_no_table_prints_gets_no_verdict_but_not_run(tmp_path: Path) -> None:
+    """A quick-scale root (scikit-learn's sets only): every table the run's experiments
+    reproduce is *not run* (its scale says 0 of N datasets), never *provisional*, which would
+    read as a replication below the protocol."""
+    from redecorate.report.verdicts import NOT_RUN
+
+    for name in ("ch4_diversity_table", "ch7_binary"):
+        records = pd.read_parquet(REPRODUCED / name / "records.parquet")
+        own = records[records["dataset"] == records["dataset"].iloc[0]].assign(dataset="sk-iris")
+        (tmp_path / name).mkdir()
+        own.to_parquet(tmp_path / name / "records.parquet", index=False)
+    index = replication_index(Inputs.of_repository(tmp_path, REPO))
+    ran = [r for r in index.rows if {"ch4_diversity_table", "ch7_binary"} & set(r.item.experiments)]
+    assert ran and all(r.verdict in (NOT_RUN, NOT_COMPARABLE) for r in ran), \
+        [(r.item.item, r.verdict, r.scale.text) for r in ran if r.verdict not in (NOT_RUN, NOT_COMPARABLE)]

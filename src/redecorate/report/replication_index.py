@@ -167,6 +167,8 @@ def _scale(item: PublishedItem, experiments: Sequence[ExperimentEvidence], evide
         total = len(set(wanted))
         gap = f"not comparable: {total - len(missing)} of {total} datasets ({why})"
         text = gap if not parts else f"{text}; {gap}"
+        if len(missing) == total:  # run on other datasets only (the quick scale's): nothing to judge
+            return Scale(NOT_RUN, text)
     return Scale(PILOT if below else THESIS, text)
 
 
