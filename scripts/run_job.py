@@ -20,7 +20,7 @@ from typing import Any  # noqa: E402
 from redecorate.data import load_prepared  # noqa: E402
 from redecorate.job_records import process_cpu_seconds, run_job_records, write_job_records  # noqa: E402
 from redecorate.kinds import JobSettings, get_kind  # noqa: E402
-from redecorate.provenance import git_state  # noqa: E402
+from redecorate.provenance import code_checkout, git_state  # noqa: E402
 from redecorate.util import job_log  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -48,7 +48,7 @@ def main(smk: Any) -> None:
         )
         # The whole process, start-up and imports included (as Snakemake's benchmark samples).
         cpu = process_cpu_seconds()
-        write_job_records(records, smk.output.records, git=git_state(REPO), cpu_s=cpu, **meta)
+        write_job_records(records, smk.output.records, git=git_state(code_checkout(REPO)), cpu_s=cpu, **meta)
         reused = sum(source is not None for source in meta["unit_sources"])
         print(f"wrote {len(records)} records to {smk.output.records} ({reused} of "
               f"{len(meta['units'])} units reused)", flush=True)

@@ -115,6 +115,17 @@ def git_state(repo: str | os.PathLike[str]) -> dict[str, Any]:
     }
 
 
+def code_checkout(fallback: str | os.PathLike[str]) -> Path:
+    """The git checkout the imported ``redecorate`` package comes from, else ``fallback``.
+
+    Why: a workflow run from one checkout imports the package from wherever it was installed
+    (an editable install of another working tree), so the commit of the working directory can
+    name other code than the one that computed the records; the commit of the package's own
+    tree is the one that did."""
+    root = Path(__file__).resolve().parents[2]
+    return root if (root / ".git").exists() else Path(fallback)
+
+
 def package_versions(names: Iterable[str] = DEFAULT_PACKAGES) -> dict[str, str | None]:
     """Installed version of each distribution (``None`` when not installed)."""
     versions: dict[str, str | None] = {"python": platform.python_version()}
