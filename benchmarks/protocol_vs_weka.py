@@ -231,7 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "# The chapter-4 protocol end to end: redecorate's workflow vs Weka 3.6",
         "",
         f"Command: `python benchmarks/protocol_vs_weka.py --datasets {','.join(datasets)} "
-        f"--runs {args.runs}`; {time.strftime('%Y-%m-%d')}; 1-minute load average at the start "
+        f"--runs {args.runs}{'' if args.name == 'protocol_vs_weka' else ' --name ' + args.name}`; "
+        f"{time.strftime('%Y-%m-%d')}; 1-minute load average at the start "
         f"{load:.2f}; {machine.get('cpu', '')}.",
         "",
         f"Protocol: `ch4_passive` (5 learners, {args.runs} runs of 10-fold CV, 10 curve points), "

@@ -78,6 +78,17 @@ rule report_experiment:
             labels={"experiment": "{experiment}", "figure": "{name}"},
         ),
         replication_md=f"{RESULTS}/{{experiment}}/replication.md",
+        # replication.md as a page of the HTML report: the verdict (comparable or not, and why)
+        # and the conclusions exist only there. Written by this job from the Markdown it has
+        # just written, not by a rule of its own, which would start a process (on a cluster a
+        # job) to convert a few kilobytes.
+        replication_html=report(
+            f"{RESULTS}/{{experiment}}/replication.html",
+            category="1. Reproduced vs published",
+            subcategory="{experiment}",
+            caption="../report/replication_page.rst",
+            labels={"experiment": "{experiment}", "table": "replication report (verdict, conclusions)"},
+        ),
         replication_csv=report(
             f"{RESULTS}/{{experiment}}/replication.csv",
             category="1. Reproduced vs published",
@@ -104,36 +115,3 @@ rule report_experiment:
         runtime=30,
     script:
         "../../scripts/report_experiment.py"
-
-
-rule replication_page:
-    """replication.md as a page of the HTML report: the verdict (comparable or not, and why)
-    and the conclusions exist only there. Runs in the Snakemake process (no interpreter start:
-    converting a few kilobytes of Markdown takes milliseconds)."""
-    input:
-        f"{RESULTS}/{{experiment}}/replication.md",
-    output:
-        report(
-            f"{RESULTS}/{{experiment}}/replication.html",
-            category="1. Reproduced vs published",
-            subcategory="{experiment}",
-            caption="../report/replication_page.rst",
-            labels={"experiment": "{experiment}", "table": "replication report (verdict, conclusions)"},
-        ),
-    params:
-        report=_report_settings,
-    log:
-        f"{RESULTS}/{{experiment}}/logs/replication_page.log",
-    threads: 1
-    resources:
-        mem_mb=500,
-        runtime=5,
-    run:
-        from redecorate.report.markdown_html import markdown_to_html
-        from redecorate.util import atomic_write
-
-        page = markdown_to_html(Path(input[0]).read_text(encoding="utf-8"),
-                                f"Replication report: {wildcards.experiment}")
-        atomic_write(output[0], lambda tmp: tmp.write_text(page, encoding="utf-8"))
-        Path(log[0]).parent.mkdir(parents=True, exist_ok=True)
-        Path(log[0]).write_text(f"{output[0]}: {len(page)} characters\n", encoding="utf-8")

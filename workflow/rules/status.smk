@@ -46,7 +46,7 @@ def expected_outputs(experiment):
         ExpectedOutput("combine_records", f"{base}/records.parquet", f"{base}/logs/combine_records.log"),
         ExpectedOutput("report_experiment", aggregate_target(experiment), f"{base}/logs/report.log"),
         ExpectedOutput("provenance", provenance_target(experiment), f"{base}/logs/provenance.log"),
-        ExpectedOutput("replication_page", page_target(experiment), f"{base}/logs/replication_page.log"),
+        ExpectedOutput("report_experiment", page_target(experiment), f"{base}/logs/report.log"),
     ]
     return outputs
 
@@ -74,6 +74,11 @@ def report_targets():
         return targets + [RUN_STATUS]
     Path(RUN_STATUS).unlink(missing_ok=True)  # a stale status must not outlive its cause
     return targets
+
+
+# A `run:` block of milliseconds: on a cluster it runs where Snakemake runs, not as a job.
+localrules:
+    run_status,
 
 
 rule run_status:

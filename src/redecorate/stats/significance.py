@@ -77,9 +77,13 @@ def _t_from_differences(d: np.ndarray, variance_factor: float) -> TestResult:
         return TestResult(math.copysign(math.inf, mean), 0.0)
     var = float(d.var(ddof=1))
     t = mean / math.sqrt(variance_factor * var)
-    from scipy import stats  # imported here: ~0.5 s that jobs which test nothing never pay
+    # Student's t survival function itself (what scipy.stats.t.sf evaluates, bit for bit),
+    # imported here: scipy.special is 0.2 s, scipy.stats 0.6 s, and a report of hundreds of
+    # tests that needs nothing else of scipy.stats must not pay for it, nor a job that tests
+    # nothing for either.
+    from scipy.special import stdtr
 
-    p = float(2.0 * stats.t.sf(abs(t), df=n - 1))
+    p = float(2.0 * stdtr(n - 1, -abs(t)))
     return TestResult(t, min(p, 1.0))
 
 
