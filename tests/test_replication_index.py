@@ -289,3 +289,29 @@ def test_a_run_on_datasets_no_table_prints_gets_no_verdict_but_not_run(tmp_path:
     ran = [r for r in index.rows if {"ch4_diversity_table", "ch7_binary"} & set(r.item.experiments)]
     assert ran and all(r.verdict in (NOT_RUN, NOT_COMPARABLE) for r in ran), \
         [(r.item.item, r.verdict, r.scale.text) for r in ran if r.verdict not in (NOT_RUN, NOT_COMPARABLE)]
+
+
+def test_the_first_runs_alone_give_the_pilots_scale_and_the_comparison_lists_what_more_runs_changed(
+        tmp_path: Path) -> None:
+    """``Inputs.runs`` reads only the first runs (the pilot: run 0), and
+    ``tools/scale_comparison.py`` sets that report beside every run's for the tables whose
+    experiments recorded more runs."""
+    import importlib.util
+
+    name = "ch6_committees"  # Table 6.4, 2 runs committed
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "records.parquet").symlink_to(REPRODUCED / name / "records.parquet")
+    first = replication_index(Inputs.of_repository(tmp_path, REPO, runs=1))
+    every = replication_index(Inputs.of_repository(tmp_path, REPO))
+    row_first, row_every = ([r for r in index.rows if name in r.item.experiments] for index in (first, every))
+    assert row_every and all(r.scale.text == "thesis" for r in row_every)
+    assert all(r.scale.text == "pilot: 1 of 2 runs" for r in row_first)
+    assert any(a.measures["sign_agreement"] != b.measures["sign_agreement"]
+               for a, b in zip(row_first, row_every, strict=True))
+    spec = importlib.util.spec_from_file_location("scale_comparison", REPO / "tools" / "scale_comparison.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    table = tool.comparison(first, every, {name: 2}, runs=1)
+    listed = [line for line in table.splitlines()[2:]]
+    assert listed and all(f"| {name} | 2 |" in line for line in listed), table
+    assert tool.comparison(first, every, {name: 1}, runs=1).count("\n") == 2  # header only

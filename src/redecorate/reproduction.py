@@ -36,20 +36,28 @@ RECORD_KEYS: tuple[str, ...] = ("experiment", "dataset", "algorithm", "run", "fo
 
 @dataclass(frozen=True)
 class Inputs:
-    """Where the replication report's inputs are: the records root and the configuration."""
+    """Where the replication report's inputs are: the records root and the configuration.
+
+    ``runs``: read only the records of runs ``0 .. runs - 1`` of every experiment (None: all).
+    With 1, a campaign's first run alone, as its pilot measured it: what the thesis-scale runs
+    changed in a table's verdict and measures (``tools/scale_comparison.py``).
+    """
 
     records: Path
     published: Path
     experiments: Path
     schema: Path
     registry: Path
+    runs: int | None = None
 
     @classmethod
-    def of_repository(cls, records: str | os.PathLike[str], repo: str | os.PathLike[str]) -> Inputs:
+    def of_repository(cls, records: str | os.PathLike[str], repo: str | os.PathLike[str],
+                      runs: int | None = None) -> Inputs:
         """The records under ``records`` with the configuration of the repository ``repo``."""
         repo = Path(repo)
         return cls(Path(records), repo / "config" / "published", repo / "config" / "experiments",
-                   repo / "workflow" / "schemas" / "experiment.schema.yaml", repo / "config" / "datasets.yaml")
+                   repo / "workflow" / "schemas" / "experiment.schema.yaml", repo / "config" / "datasets.yaml",
+                   runs)
 
 
 def _provenance_experiment(directory: Path) -> str | None:
@@ -87,6 +95,8 @@ def experiment_evidence(inputs: Inputs, name: str) -> ExperimentEvidence:
 
     spec = load_experiment(inputs.experiments / f"{name}.yaml", schema=inputs.schema, scale=THESIS)
     records = experiment_records(inputs.records, name)
+    if records is not None and inputs.runs is not None and "run" in records.columns:
+        records = records[records["run"] < inputs.runs].reset_index(drop=True)
     evidence = evidence_frame([])
     if records is not None and len(records):
         report = get_kind(spec.kind).report
