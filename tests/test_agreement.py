@@ -149,6 +149,19 @@ def test_the_trivial_prediction_is_the_better_constant_sign() -> None:
     assert row["trivial"] == pytest.approx(0.75) and row["sign_agreement"] == pytest.approx(0.5)
 
 
+def test_a_published_tie_reproduced_up_to_rounding_noise_is_a_tie() -> None:
+    """Two systems right on every example differ by ±1e-14 after averaging (Oza's Table 3.5 on
+    car, mushroom, synthetic3): that agrees with a published 0.00 and does not disagree."""
+    from redecorate.report.agreement import disagreeing, evidence_frame
+
+    noise = 0.1 + 0.2 - 0.3  # 5.6e-17, the kind of difference the order of additions leaves
+    cells = pd.DataFrame({"table": "t", "published": [0.0, 0.0, 0.5, -0.5],
+                          "reproduced": [noise, -1.4e-14, 0.4, 1e-6], "signed": True})  # fmt: skip
+    row = table_agreement(cells).iloc[0]
+    assert row["sign_agreement"] == pytest.approx(0.75)  # the last cell: 1e-6 is a real difference
+    assert disagreeing(evidence_frame(cells)).tolist() == [False, False, False, True]
+
+
 def test_known_disagreements_explain_only_what_disagrees(tmp_path: Path) -> None:
     tsv = tmp_path / "known_disagreements.tsv"
     tsv.write_text("table\tdataset\tpoint\tsystem\texplanation\n"

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from redecorate.report.conclusions import rank_correlation
+from redecorate.report.conclusions import cell_signs, rank_correlation
 from redecorate.report.tables import fmt, markdown_table
 
 __all__ = [
@@ -309,7 +309,7 @@ def disagreeing(evidence: pd.DataFrame) -> pd.Series:
     printed = evidence["printed"] & (((evidence["status"] == DISAGREES) & bounded)
                                      | (evidence["status"] == NEVER_REACHED))
     both = evidence["published"].notna() & evidence["reproduced"].notna()
-    sign = evidence["signed"] & both & (np.sign(evidence["published"]) != np.sign(evidence["reproduced"]))
+    sign = evidence["signed"] & both & (cell_signs(evidence["published"]) != cell_signs(evidence["reproduced"]))
     return printed | sign
 
 
@@ -340,7 +340,7 @@ def agreement_measures(evidence: pd.DataFrame) -> dict[str, object]:
     done = printed[printed["status"].isin(REPRODUCED)]
     bounded = done[done["low"].notna() & done["high"].notna()]
     signed = group[group["signed"] & group["published"].notna() & group["reproduced"].notna()]
-    pub, rep = np.sign(signed["published"].to_numpy()), np.sign(signed["reproduced"].to_numpy())
+    pub, rep = cell_signs(signed["published"]), cell_signs(signed["reproduced"])
     wrong = group[disagreeing(group)]
     measures: dict[str, object] = {
         "cells": len(printed), "reproduced": len(done),

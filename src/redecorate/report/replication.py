@@ -28,11 +28,13 @@ import numpy as np
 import pandas as pd
 
 from redecorate.report.conclusions import (
+    cell_signs,
     comparability,
     comparability_lines,
     held_sentence,
     mark_comparability,
     rank_correlation,
+    side,
     sign_agreement,
     trivial_holds,
 )
@@ -219,8 +221,6 @@ def difference_summary(cells: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _sign(x: float) -> int:
-    return int(np.sign(x))
 
 
 def _significance_by_pair(
@@ -310,12 +310,12 @@ def _reproduced_conclusion(row: dict[str, object], pub: pd.Series, pair_point: t
         agree = sign_agreement(both[a] - both[b], at[a] - at[b])
         row.update(winner_agreement=agree.agreement, trivial_winner_agreement=agree.trivial,
                    winner_compared=agree.compared)  # fmt: skip
-    row["gm_holds"] = _sign(gm - 1.0) == _sign(float(pub["gm_ratio"]) - 1.0)
+    row["gm_holds"] = side(gm - 1.0) == side(float(pub["gm_ratio"]) - 1.0)
     if sig is not None and point in sig.index:
         s = sig.loc[point]
         w, d, l_ = int(s["sig_wins"]), int(s["sig_draws"]), int(s["sig_losses"])
         row["reproduced_sig_wdl"] = f"{w}/{d}/{l_}"
-        row["sig_holds"] = _sign(w - l_) == _sign(int(pub["sig_w"]) - int(pub["sig_l"]))
+        row["sig_holds"] = side(w - l_) == side(int(pub["sig_w"]) - int(pub["sig_l"]))
         row["holds"] = bool(row["sig_holds"]) and bool(row["gm_holds"])
         row["status"] = "ok"
     else:
@@ -502,8 +502,8 @@ def explained_failures(conclusions: pd.DataFrame, cells: pd.DataFrame) -> pd.Ser
         if wide.empty or ("reproduced", a) not in wide or ("reproduced", b) not in wide:
             out[i] = False
             continue
-        rep = np.sign(wide[("reproduced", a)] - wide[("reproduced", b)])
-        pub = np.sign(wide[("published", a)] - wide[("published", b)])
+        rep = pd.Series(cell_signs(wide[("reproduced", a)] - wide[("reproduced", b)]), index=wide.index)
+        pub = pd.Series(cell_signs(wide[("published", a)] - wide[("published", b)]), index=wide.index)
         disagree = set(wide.index[(rep != pub) & rep.notna() & pub.notna()])
         explained = set(here.loc[here["explained"] != "", "dataset"])
         out[i] = bool(disagree) and disagree <= explained
