@@ -18,7 +18,6 @@ recorded than ``N`` are listed: for the others both sides are the same records.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from collections.abc import Sequence
@@ -29,20 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from redecorate.report.replication_index import ReplicationIndex, Row  # noqa: E402
+from redecorate.report.tables import fmt  # noqa: E402
 from redecorate.reproduction import Inputs, experiment_records, replication_index  # noqa: E402
-
-
-def _fmt(value: object) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
 def _cells(row: Row) -> list[str]:
     m = row.measures
     verdict = row.on_evidence
-    return [verdict, f"{_fmt(m['sign_agreement'])} ({_fmt(m['trivial'])})", _fmt(m["spearman"]),
-            _fmt(m["inside_interval"])]
+    return [verdict, f"{fmt(m['sign_agreement'])} ({fmt(m['trivial'])})", fmt(m["spearman"]),
+            fmt(m["inside_interval"])]
 
 
 def comparison(first: ReplicationIndex, every: ReplicationIndex, runs_recorded: dict[str, int],
