@@ -6,7 +6,7 @@ Called by rule ``provenance`` (workflow/rules/provenance.smk); the content is de
 
 from typing import Any
 
-from redecorate.job_records import job_record_info
+from redecorate.job_records import job_record_info, with_unit_commits
 from redecorate.provenance import build_provenance, write_provenance
 from redecorate.util import job_log
 
@@ -23,7 +23,8 @@ def main(smk: Any) -> None:
             sidecars=list(smk.input.sidecars),
             benchmarks=settings["benchmarks"],
             experiment_file=settings["experiment_file"],
-            job_records={job: job_record_info(path) for job, path in settings["job_records"].items()},
+            job_records={job: with_unit_commits(job_record_info(path))
+                         for job, path in settings["job_records"].items()},
         )
         write_provenance(data, smk.output[0])
         missing = [j["job"] for j in data["jobs"] if j["wall_s"] is None]

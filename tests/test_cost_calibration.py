@@ -38,3 +38,55 @@ def test_plan_is_within_one_and_a_half_times_the_measured_cpu(name: str) -> None
 def test_most_committed_experiments_are_checked() -> None:
     """The check above must not pass by skipping: the committed runs measure most experiments."""
     assert len(CHECKED) >= 10
+
+
+def test_the_engine_lever_prices_only_the_learners_that_run_on_that_engine() -> None:
+    """Today's price over the price at the engines the model was fitted on: the C4.5 engine's
+    measured speed-up for J48 and every ensemble of it, none for naive Bayes or an MLP, and a
+    meta-learner at its given base learner's engine, not its default's."""
+    from redecorate.learners.cost import (
+        ENGINE_SPEED,
+        estimated_fit_seconds,
+        priced_at_fitted_engines,
+    )
+
+    c45 = ENGINE_SPEED["c45"]
+    cases = [("j48", {}, c45), ("bagging", {}, c45), ("decorate", {}, c45), ("rf", {}, c45),
+             ("decorate", {"base": "mlp"}, 1.0), ("bagging", {"base": "naive_bayes"}, 1.0),
+             ("naive_bayes", {}, 1.0), ("mlp", {}, 1.0), ("online_bagging", {"base": "naive_bayes"}, 1.0)]
+    for name, params, speed in cases:
+        today = estimated_fit_seconds(name, params, 200, 10)
+        with priced_at_fitted_engines():
+            then = estimated_fit_seconds(name, params, 200, 10)
+        assert today / then == pytest.approx(speed), (name, params)
+
+
+def test_cpu_measured_before_the_levers_is_counted_at_todays_engine(tmp_path: Path) -> None:
+    """A job's CPU is split by the commit that spent it; the part at a commit listed in
+    config/engine_revisions.tsv (or at none) is the earlier engine's."""
+    from redecorate.calibration import engine_revisions, measured_job_cpu
+
+    provenance = {"jobs": [
+        {"job": "experiment_job/iris/chunk0", "cpu_s": 9.0,
+         "records": {"commit": "new", "cpu_s": 2.0, "reused_cpu_s": 30.0,
+                     "cpu_s_by_commit": {"new": 2.0, "old": 20.0, "other": 10.0}}},
+        {"job": "experiment_job/iris/chunk1", "cpu_s": 9.0, "records": {"commit": "old", "cpu_s": 8.0}},
+        {"job": "experiment_job/iris/chunk2", "cpu_s": 7.0},
+        {"job": "combine_records", "cpu_s": 1.0}]}  # fmt: skip
+    assert measured_job_cpu(provenance, frozenset({"old"})) == {
+        "iris/chunk0": (12.0, 20.0), "iris/chunk1": (0.0, 8.0), "iris/chunk2": (0.0, 7.0)}
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "engine_revisions.tsv").write_text(
+        "# a comment\ncommit\tengine\tdate\nold\tc45\t2026-01-01\n", encoding="utf-8")
+    assert engine_revisions(tmp_path) == {"old"}
+    assert engine_revisions(tmp_path / "nowhere") == frozenset()
+
+
+def test_the_committed_engine_revisions_are_commits_before_the_levers() -> None:
+    """Every row names a full commit of the C4.5 engine, and none is a commit whose records
+    were measured after the levers (the chapter-7 campaign's runs 1-9 ran at fae194c)."""
+    from redecorate.calibration import engine_revisions
+
+    listed = engine_revisions(REPO)
+    assert len(listed) >= 10 and all(len(c) == 40 for c in listed)
+    assert not any(c.startswith(("fae194c", "8b09bfc", "a40f6c1")) for c in listed)

@@ -14,7 +14,9 @@ from redecorate.job_records import (
     job_record_info,
     kept_units,
     run_job_records,
+    unit_commits,
     unit_key,
+    with_unit_commits,
     write_job_records,
 )
 from redecorate.kinds import JobSettings, get_kind
@@ -80,6 +82,7 @@ def test_records_carry_their_units_commit_and_cpu(tmp_path: Path) -> None:
     assert info["units"] == [{"algorithm": "a0", "run": 0}, {"algorithm": "a1", "run": 0}]
     assert info["unit_keys"] == ["k0", "k1"] and info["unit_rows"] == [2, 2]
     assert info["unit_cpu_s"] == [10.0, 20.0] and info["unit_sources"] == [None, None]
+    assert info["unit_commits"] == ["a" * 40, "a" * 40]  # computed here: this job's commit
     with pytest.raises(ValueError, match="one entry per unit"):
         write_job_records(_frame(0), tmp_path / "bad.parquet", units=[{}], unit_keys=["k"], unit_rows=[3],
                           unit_cpu_s=[1.0], unit_sources=[None], git=GIT, cpu_s=1.0)  # fmt: skip
@@ -157,3 +160,41 @@ def test_provenance_counts_the_cpu_of_reused_units_where_they_were_computed(tmp_
     assert totals["units_reused"] == 1 and totals["units_with_metadata"] == 2
     iris = {job["job"]: job for job in data["jobs"]}["experiment_job/iris/chunk0"]["records"]
     assert iris["reused_from"] == ["kept/iris/chunk0.parquet"] and iris["units_reused"] == 1
+
+
+def test_a_reused_unit_keeps_the_commit_that_computed_it_through_renamed_and_older_files(
+        iris, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The calibration compares a unit's CPU with the code that spent it: a unit reused twice
+    still names its first job's commit, in a new file (``unit_commits``) and, for a file
+    written before files carried them, by following its sources."""
+    monkeypatch.chdir(tmp_path)  # sources are recorded relative to the workflow's directory
+    units = [{"algorithm": "j48", "run": r} for r in range(2)]
+    first, meta = run_job_records(iris, PASSIVE, SETTINGS, units[:1], records_from=None)
+    assert meta["unit_commits"] == [None]  # filled in with the job's commit when written
+    write_job_records(first, Path("kept/t/records/iris/chunk0.parquet"), git={"commit": "1" * 40}, cpu_s=1.0, **meta)
+    second, meta = run_job_records(iris, PASSIVE, SETTINGS, units, records_from="kept")
+    assert meta["unit_commits"] == ["1" * 40, None]
+    write_job_records(second, Path("later/t/records/iris/chunk0.parquet"), git={"commit": "2" * 40}, cpu_s=1.0, **meta)
+    assert job_record_info("later/t/records/iris/chunk0.parquet")["unit_commits"] == ["1" * 40, "2" * 40]
+    # An older file (no unit_commits): its reused unit is followed to the file it came from.
+    old = {k: v for k, v in job_record_info("later/t/records/iris/chunk0.parquet").items() if k != "unit_commits"}
+    assert unit_commits(old) == ["1" * 40, "2" * 40]
+    assert with_unit_commits(old)["unit_commits"] == ["1" * 40, "2" * 40]
+    Path("kept/t/records/iris/chunk0.parquet").unlink()  # its source gone: unknown, not guessed
+    assert unit_commits(old) == [None, "2" * 40]
+    assert with_unit_commits({"commit": "3" * 40}) == {"commit": "3" * 40}  # files before unit keys
+
+
+def test_provenance_lists_a_jobs_cpu_by_the_commit_that_spent_it(tmp_path: Path) -> None:
+    bench = tmp_path / "b.tsv"
+    bench.write_text("s\th:m:s\tmax_rss\tcpu_time\n3.0\t0:00:03\t100\t2.5\n")
+    data = build_provenance(
+        experiment="exp", repo=tmp_path, config={}, experiment_settings={"seed": 1}, sidecars=[],
+        benchmarks={"experiment_job/iris/chunk0": bench},
+        job_records={"experiment_job/iris/chunk0": {
+            "commit": "b" * 40, "cpu_s": 3.0, "unit_cpu_s": [40.0, 2.0, 1.0, 5.0],
+            "unit_sources": ["kept/a.parquet", "kept/b.parquet", None, "kept/c.parquet"],
+            "unit_commits": ["c" * 40, "c" * 40, "b" * 40, None]}},
+    )  # fmt: skip
+    records = data["jobs"][-1]["records"]
+    assert records["cpu_s_by_commit"] == {"b" * 40: 3.0, "c" * 40: 42.0, "unknown": 5.0}

@@ -13,10 +13,19 @@ units that ran, with today's cost model. The measured CPU of a job is its record
 CPU plus, for units taken from an earlier run (``records_from``), the CPU they took there;
 Snakemake's sampled benchmark CPU where a job has no records metadata (it misses a job's last
 seconds).
+
+The model prices today's code, and the code got faster: CPU measured at a commit listed in
+``config/engine_revisions.tsv`` (an engine before its speed levers) is converted to today's
+engine by the model's own ratio for that dataset's units, today's price over the price at the
+engines the model was fitted on (:func:`redecorate.learners.cost.priced_at_fitted_engines`),
+so a 0.46× lever counts only for the learners that run on that engine. A provenance file
+lists each job's CPU by the commit that computed it (``cpu_s_by_commit``); an older one
+counts a job's CPU at the job's commit, and a job without one at the engines before the levers.
 """
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 from collections.abc import Mapping
@@ -27,10 +36,26 @@ from redecorate.data import load_registry
 from redecorate.experiments import load_experiment
 from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
+from redecorate.learners.cost import priced_at_fitted_engines
 from redecorate.learners.registry import ALGORITHMS
 
-__all__ = ["Calibration", "measured_job_cpu", "plan_of_provenance", "planned_vs_measured",
-           "spec_of_provenance"]
+__all__ = ["ENGINE_REVISIONS", "Calibration", "engine_revisions", "measured_job_cpu", "plan_of_provenance",
+           "planned_vs_measured", "spec_of_provenance"]
+
+ENGINE_REVISIONS = Path("config") / "engine_revisions.tsv"
+"""The commits that ran a compiled engine before its speed levers, relative to the repository
+(written by ``tools/engine_revisions.py`` from git)."""
+
+
+def engine_revisions(repo: str | Path) -> frozenset[str]:
+    """The commits whose units ran the engines the cost model was fitted on
+    (:data:`ENGINE_REVISIONS`; empty when the repository has no such file)."""
+    path = Path(repo) / ENGINE_REVISIONS
+    if not path.is_file():
+        return frozenset()
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
+        return frozenset(row["commit"] for row in rows)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,21 +74,31 @@ class Calibration:
         return self.planned / self.measured
 
 
-def measured_job_cpu(provenance: Mapping[str, Any]) -> dict[str, float]:
-    """``dataset/chunkN`` -> CPU seconds of every experiment job with a measurement."""
-    out: dict[str, float] = {}
+_NO_COMMIT = frozenset({"None", "unknown"})
+"""A measurement that names no commit (a job before records named theirs, a reused unit whose
+origin file is gone) is older than the engines' levers, which came after commits were recorded."""
+
+
+def measured_job_cpu(provenance: Mapping[str, Any], earlier: frozenset[str] = frozenset(),
+                     ) -> dict[str, tuple[float, float]]:
+    """``dataset/chunkN`` -> (CPU seconds at today's engines, CPU seconds at the engines before
+    their levers: commits in ``earlier``) of every experiment job with a measurement."""
+    out: dict[str, tuple[float, float]] = {}
     for job in provenance["jobs"]:
         label = job["job"]
         if not label.startswith("experiment_job/"):
             continue
         records = job.get("records") or {}
-        if records.get("cpu_s") is not None:
-            seconds = float(records["cpu_s"]) + float(records.get("reused_cpu_s") or 0.0)
+        if records.get("cpu_s_by_commit"):
+            by_commit = {c: float(s) for c, s in records["cpu_s_by_commit"].items()}
+        elif records.get("cpu_s") is not None:
+            by_commit = {str(records.get("commit")): float(records["cpu_s"]) + float(records.get("reused_cpu_s") or 0.0)}
         elif job.get("cpu_s") is not None:
-            seconds = float(job["cpu_s"])
+            by_commit = {str(records.get("commit")): float(job["cpu_s"])}
         else:
             continue
-        out[label.removeprefix("experiment_job/")] = seconds
+        then = sum(seconds for commit, seconds in by_commit.items() if commit in earlier or commit in _NO_COMMIT)
+        out[label.removeprefix("experiment_job/")] = (sum(by_commit.values()) - then, then)
     return out
 
 
@@ -120,17 +155,22 @@ def planned_vs_measured(path: str | Path, repo: str | Path) -> Calibration | Non
     """Planned vs measured CPU of the experiment of one ``provenance.json``; None when it has
     no measured experiment jobs or its experiment file is gone."""
     provenance = json.loads(Path(path).read_text(encoding="utf-8"))
-    measured = measured_job_cpu(provenance)
+    measured = measured_job_cpu(provenance, engine_revisions(repo))
     if not measured:
         return None
     plan = plan_of_provenance(provenance, repo)
     if plan is None:
         return None
+    with priced_at_fitted_engines():
+        fitted = plan_of_provenance(provenance, repo) or {}
     per_dataset: dict[str, tuple[float, float]] = {}
     for dataset, chunks in plan.items():
         jobs = [seconds for label, seconds in measured.items() if label.split("/")[0] == dataset]
         if jobs:  # the plan prices only the datasets whose jobs were measured
-            per_dataset[dataset] = (sum(chunk.estimated_seconds for chunk in chunks), sum(jobs))
+            today = sum(chunk.estimated_seconds for chunk in chunks)
+            then = sum(chunk.estimated_seconds for chunk in fitted.get(dataset, ()))
+            speed = today / then if then > 0 else 1.0  # the model's own lever for these units
+            per_dataset[dataset] = (today, sum(now + earlier * speed for now, earlier in jobs))
     ran = provenance["experiment"]["settings"]
     return Calibration(provenance["experiment"]["name"], ran["scale"],
                        sum(p for p, _ in per_dataset.values()), sum(m for _, m in per_dataset.values()),

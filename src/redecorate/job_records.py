@@ -46,7 +46,7 @@ from redecorate.provenance import canonical_hash, cpu_description
 from redecorate.util import atomic_write
 
 __all__ = ["KeptUnit", "job_record_info", "kept_units", "key_params", "process_cpu_seconds",
-           "run_job_records", "unit_id", "unit_key", "write_job_records"]
+           "run_job_records", "unit_commits", "unit_id", "unit_key", "with_unit_commits", "write_job_records"]
 
 _METADATA_KEY = b"redecorate.job"
 
@@ -131,19 +131,23 @@ def process_cpu_seconds() -> float:
 def write_job_records(frame: pd.DataFrame, path: str | os.PathLike[str], *, units: Sequence[Mapping[str, Any]],
                       unit_keys: Sequence[str], unit_rows: Sequence[int], unit_cpu_s: Sequence[float],
                       unit_sources: Sequence[str | None], git: Mapping[str, Any], cpu_s: float,
-                      data_sha256: str | None = None) -> None:
+                      data_sha256: str | None = None,
+                      unit_commits: Sequence[str | None] | None = None) -> None:
     """Write a job's records atomically with, in the parquet metadata, its units in order with
-    their keys, rows, CPU and source (None: computed by this job; else the earlier file they
-    were taken from), the checksum of the data they were computed on, the code's commit (and
-    whether the tree was dirty: :func:`redecorate.provenance.git_state`), the job's CPU, host
-    and time."""
-    lengths = {len(units), len(unit_keys), len(unit_rows), len(unit_cpu_s), len(unit_sources)}
+    their keys, rows, CPU, source (None: computed by this job; else the earlier file they
+    were taken from) and the commit that computed them (``unit_commits``: a reused unit keeps
+    its own, so its CPU is known to be that code's even after the source file is renamed), the
+    checksum of the data they were computed on, the code's commit (and whether the tree was
+    dirty: :func:`redecorate.provenance.git_state`), the job's CPU, host and time."""
+    unit_commits = list(unit_commits) if unit_commits is not None else [None] * len(units)
+    lengths = {len(units), len(unit_keys), len(unit_rows), len(unit_cpu_s), len(unit_sources), len(unit_commits)}
     if sum(unit_rows) != len(frame) or len(lengths) != 1:
-        raise ValueError("unit_keys, unit_rows, unit_cpu_s and unit_sources need one entry per unit, "
-                         "rows summing to the frame")
+        raise ValueError("unit_keys, unit_rows, unit_cpu_s, unit_sources and unit_commits need one entry "
+                         "per unit, rows summing to the frame")
+    commits = [commit if source else git.get("commit") for commit, source in zip(unit_commits, unit_sources, strict=True)]
     info = {"units": [dict(u) for u in units], "unit_keys": list(unit_keys),
             "unit_rows": [int(n) for n in unit_rows], "unit_cpu_s": [round(float(c), 3) for c in unit_cpu_s],
-            "unit_sources": list(unit_sources), "data_sha256": data_sha256,
+            "unit_sources": list(unit_sources), "unit_commits": commits, "data_sha256": data_sha256,
             "commit": git.get("commit"), "dirty": git.get("dirty"),
             "cpu_s": round(cpu_s, 3), "host": socket.gethostname(), "cpu": cpu_description(),
             "written_at": datetime.now(UTC).isoformat(timespec="seconds")}
@@ -164,6 +168,47 @@ def job_record_info(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return json.loads(raw) if raw else None
 
 
+_SOURCE_DEPTH = 8
+"""How many reuses deep :func:`unit_commits` follows a unit to the file that computed it."""
+
+
+def unit_commits(info: Mapping[str, Any], base: str | os.PathLike[str] = ".") -> list[str | None]:
+    """The commit whose code computed each unit of a records file (None where unknown).
+
+    Why: a unit's CPU says what that commit's code cost, and code gets faster (the planner's
+    calibration, :mod:`redecorate.calibration`, compares each measurement with the engine it
+    ran on). Files written since jobs record it carry ``unit_commits``; for an older file a
+    computed unit is the file's commit and a reused one is followed to the file it was taken
+    from (``unit_sources``, relative to ``base``: the directory the workflow ran in), which may
+    itself have taken it from another.
+    """
+    return _unit_commits(info, Path(base), _SOURCE_DEPTH)
+
+
+def _unit_commits(info: Mapping[str, Any], base: Path, depth: int) -> list[str | None]:
+    if info.get("unit_commits") is not None:
+        return list(info["unit_commits"])
+    sources = info.get("unit_sources") or [None] * len(info.get("unit_keys", []))
+    return [info.get("commit") if not source else _source_commit(source, key, base, depth - 1)
+            for key, source in zip(info.get("unit_keys", []), sources, strict=True)]
+
+
+def _source_commit(source: str, key: str, base: Path, depth: int) -> str | None:
+    path = Path(source) if Path(source).is_absolute() else base / source
+    info = job_record_info(path) if depth > 0 and path.is_file() else None
+    if info is None or key not in info.get("unit_keys", []):
+        return None
+    return _unit_commits(info, base, depth)[info["unit_keys"].index(key)]
+
+
+def with_unit_commits(info: Mapping[str, Any] | None, base: str | os.PathLike[str] = ".") -> dict[str, Any] | None:
+    """``info`` (:func:`job_record_info`) with ``unit_commits`` filled in (:func:`unit_commits`);
+    a file without unit keys (written before records carried them) as it is."""
+    if info is None or "unit_keys" not in info:
+        return None if info is None else dict(info)
+    return {**info, "unit_commits": unit_commits(info, base)}
+
+
 @dataclass(frozen=True)
 class KeptUnit:
     """Where an earlier run left one unit's records: rows ``start:stop`` of ``path``."""
@@ -172,6 +217,12 @@ class KeptUnit:
     start: int
     stop: int
     cpu_s: float
+    index: int  # the unit's place among the file's units
+
+    def commit(self) -> str | None:
+        """The commit that computed the unit (:func:`unit_commits`)."""
+        info = job_record_info(self.path)
+        return unit_commits(info)[self.index] if info is not None else None
 
     def frame(self, experiment: str) -> pd.DataFrame:
         """The unit's records, labelled with ``experiment`` (the only column that names it)."""
@@ -195,8 +246,9 @@ def kept_units(root: str | os.PathLike[str], dataset: str, prefer: str | None = 
             if data_sha256 is not None and info.get("data_sha256") not in (None, data_sha256):
                 continue
             start = 0
-            for key, rows, cpu in zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], strict=True):
-                found.setdefault(key, KeptUnit(path, start, start + rows, cpu))
+            for index, (key, rows, cpu) in enumerate(
+                    zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], strict=True)):
+                found.setdefault(key, KeptUnit(path, start, start + rows, cpu, index))
                 start += rows
     return found
 
@@ -224,16 +276,19 @@ def run_job_records(
         if key in kept:
             progress(f"unit {unit_id(unit)} reused from {kept[key].path} (same unit key {key[:12]})")
     computed = iter(run_units(dataset, kind, settings, todo, progress))
-    frames, rows, cpus, sources = [], [], [], []
+    frames, rows, cpus, sources, commits = [], [], [], [], []
     for key in keys:
         if key in kept:
             frame, cpu, source = kept[key].frame(experiment), kept[key].cpu_s, str(kept[key].path)
+            commit = kept[key].commit()
         else:
-            (frame, cpu), source = next(computed), None
+            (frame, cpu), source, commit = next(computed), None, None  # this job's commit
         frames.append(frame)
         rows.append(len(frame))
         cpus.append(cpu)
         sources.append(source)
+        commits.append(commit)
     records = pd.concat(frames, ignore_index=True)
     return records, {"units": [dict(u) for u in units], "unit_keys": keys, "unit_rows": rows,
-                     "unit_cpu_s": cpus, "unit_sources": sources, "data_sha256": data_sha256}
+                     "unit_cpu_s": cpus, "unit_sources": sources, "unit_commits": commits,
+                     "data_sha256": data_sha256}

@@ -32,11 +32,13 @@ from typing import Any
 
 import yaml
 
+from redecorate.calibration import engine_revisions
 from redecorate.config import ExperimentConfigError
 from redecorate.data import load_dataset, load_prepared
-from redecorate.job_records import kept_units, unit_key
+from redecorate.job_records import job_record_info, kept_units, unit_commits, unit_key
 from redecorate.kinds import ExperimentSpec, get_kind
 from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minutes
+from redecorate.learners.cost import priced_at_fitted_engines
 from redecorate.run_config import load_run, parse_config_values
 
 __all__ = ["Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "main",
@@ -107,13 +109,20 @@ def _kept(root: str, dataset: str) -> Mapping[str, Any]:
     return kept_units(root, dataset)
 
 
-def _recorded(roots: Sequence[str], dataset: str) -> dict[str, float]:
-    """Unit key -> its measured CPU seconds, over every records directory given."""
-    found: dict[str, float] = {}
+def _recorded(roots: Sequence[str], dataset: str) -> dict[str, tuple[float, str | None]]:
+    """Unit key -> its measured CPU seconds and the commit that spent them, over every records
+    directory given."""
+    found: dict[str, tuple[float, str | None]] = {}
+    commits: dict[Path, list[str | None]] = {}
     for root in roots:
         if Path(root).is_dir():
             for key, kept in _kept(root, dataset).items():
-                found.setdefault(key, float(kept.cpu_s))
+                if key not in found:
+                    if kept.path not in commits:
+                        info = job_record_info(kept.path)
+                        commits[kept.path] = unit_commits(info) if info is not None else []
+                    of_file = commits[kept.path]
+                    found[key] = (float(kept.cpu_s), of_file[kept.index] if kept.index < len(of_file) else None)
     return found
 
 
@@ -142,14 +151,19 @@ def data_loader(dataset: str, registry: Mapping[str, Any], data_dir: str | Path,
 
 def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_seconds: float,
                     record_roots: Sequence[str | Path],
-                    data: Callable[[str], Callable[[], Any]] | None = None) -> ExperimentPlan:
+                    data: Callable[[str], Callable[[], Any]] | None = None,
+                    earlier: frozenset[str] = frozenset()) -> ExperimentPlan:
     """The plan of one experiment: its jobs
     as the workflow plans them, each unit priced by the kind's cost model and looked up by
     unit key under ``record_roots`` (``records_from`` and this scale's results directory).
 
     ``data`` (dataset -> a loader, :func:`data_loader`) lets a kind whose cost depends on the
     data price from it (chapter 8's: how many masked rows coincide); the jobs are packed as
-    the workflow packs them, from the declared sizes alone."""
+    the workflow packs them, from the declared sizes alone.
+
+    A recorded unit computed at a commit in ``earlier`` (engines before their speed levers:
+    :func:`redecorate.calibration.engine_revisions`) is compared with its price at those
+    engines, so plan/measured says how far today's model is from what it prices."""
     kind = get_kind(spec.kind)
     settings = kind.job_settings(spec)
     roots = [str(r) for r in record_roots]
@@ -170,8 +184,13 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
                 key = unit_key(kind, settings, unit, dataset)
                 if key in recorded:
                     done += 1
+                    measured, commit = recorded[key]
+                    if commit is None or commit in earlier:
+                        with priced_at_fitted_engines():
+                            then = max(0.0, float(kind.unit_cost(settings, unit, shape)))
+                        measured *= cost / then if then > 0 else 1.0  # at today's engines
                     done_planned += cost
-                    done_measured += recorded[key]
+                    done_measured += measured
                 else:
                     left += cost
                     chunk_left = True
@@ -308,7 +327,8 @@ def main(argv: Iterable[str] | None = None) -> int:
         return loaders.setdefault(dataset, data_loader(dataset, run.registry, run.config["data_dir"],
                                                        run.config.get("data_mirror")))
 
-    plans = [experiment_plan(spec, run.registry, float(run.config["job_seconds"]), roots, data)
+    earlier = engine_revisions(repo)
+    plans = [experiment_plan(spec, run.registry, float(run.config["job_seconds"]), roots, data, earlier)
              for spec in run.experiments.values()]
     bundling = read_bundling(args.profile) if args.profile else None
     print(format_plan(plans, records=roots, by_dataset=args.by_dataset, bundling=bundling,

@@ -238,6 +238,19 @@ def benchmark_times(benchmarks: Mapping[str, str | os.PathLike[str]]) -> list[di
     return rows
 
 
+def _cpu_by_commit(info: Mapping[str, Any]) -> dict[str, float]:
+    """Commit -> CPU seconds of a job's records: the job's own process CPU under its commit,
+    each reused unit's CPU under the commit that computed it ("unknown" where that is lost).
+    What :mod:`redecorate.calibration` needs to compare each measurement with its code."""
+    out: dict[str, float] = {}
+    own = str(info.get("commit") or "unknown")
+    out[own] = float(info["cpu_s"])
+    for cpu_s, source, commit in zip(info["unit_cpu_s"], info["unit_sources"], info["unit_commits"], strict=True):
+        if source:
+            out[str(commit or "unknown")] = out.get(str(commit or "unknown"), 0.0) + float(cpu_s)
+    return {commit: round(seconds, 3) for commit, seconds in out.items()}
+
+
 def _attach_job_records(jobs: list[dict[str, Any]],
                         job_records: Mapping[str, Mapping[str, Any] | None] | None,
                         ) -> tuple[list[float | None], float, int, int]:
@@ -267,6 +280,8 @@ def _attach_job_records(jobs: list[dict[str, Any]],
             "units_reused": len(reused), "reused_cpu_s": round(sum(reused), 3),
             "reused_from": sorted({source for source in sources if source}),
         }  # fmt: skip
+        if info.get("unit_commits") is not None and info.get("cpu_s") is not None:
+            job["records"]["cpu_s_by_commit"] = _cpu_by_commit(info)
         units_reused += len(reused)
         units_total += len(sources)
         reused_cpu_total += sum(reused)

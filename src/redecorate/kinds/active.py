@@ -43,7 +43,7 @@ from redecorate.kinds.kind import (
     Unit,
 )
 from redecorate.kinds.report_keys import comparisons_schema, deferred_report, require_comparisons
-from redecorate.learners.cost import estimated_fit_seconds, estimated_members
+from redecorate.learners.cost import engine_speed, estimated_fit_seconds, estimated_members
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
 
@@ -270,7 +270,8 @@ def _pool_size(shape: DatasetShape, n_folds: int) -> int:
 SCORE_SECONDS = 8.3e-7
 """CPU seconds per pool example and committee member to score the pool at one iteration
 (fitted with the learners' costs to the committed runs' CPU: with few labeled examples,
-scoring the whole pool is most of an iteration)."""
+scoring the whole pool is most of an iteration), at the engines the model was fitted on: × the
+committee's :func:`~redecorate.learners.cost.engine_speed` today."""
 
 
 SCHEDULE_FIT_FACTOR = 0.85
@@ -301,7 +302,7 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     p = system_parameters(system["system"], system["params"])
     per_fold = sum(
         estimated_fit_seconds(family, {}, n, shape.n_attributes)
-        + SCORE_SECONDS * pool * estimated_members(family)
+        + SCORE_SECONDS * pool * estimated_members(family) * engine_speed(family)
         for family in SYSTEMS[system["system"]].models(p) for n in sizes
     ) + sum(_retraining_seconds(system["system"], p, n, shape) for n in sizes)
     return k * per_fold * (SCHEDULE_FIT_FACTOR if options.schedule is not None else 1.0)

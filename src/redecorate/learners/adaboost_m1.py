@@ -91,7 +91,7 @@ class AdaBoostM1(EncodedClassifier):
     """
 
     _parameter_constraints = {**ENSEMBLE_CONSTRAINTS, "vote_proba": [StrOptions({"softmax", "share"})]}
-    fit_cost = FitCost(2.2e-6, ensemble=True)
+    fit_cost = FitCost(2.2e-6, ensemble=True, engine="c45")
     committee_settings = ()
     renamed_parameters = {"base_estimator": "estimator"}
 

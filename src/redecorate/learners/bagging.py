@@ -84,7 +84,7 @@ class Bagging(EncodedClassifier):
     """
 
     _parameter_constraints = {**ENSEMBLE_CONSTRAINTS, "voting": [StrOptions({"soft", "hard"})]}
-    fit_cost = FitCost(8.6e-7, ensemble=True)
+    fit_cost = FitCost(8.6e-7, ensemble=True, engine="c45")
     committee_settings = ("voting",)
     renamed_parameters = {"base_estimator": "estimator"}
     sample_weight_departure = RESAMPLED_DEPARTURE

@@ -13,14 +13,17 @@ The entry points by registry name are :func:`estimated_fit_seconds` and
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import inspect
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from redecorate.learners.registry import ALGORITHMS, learner_class
 
 __all__ = [
+    "ENGINE_SPEED",
     "MEMBER_SECONDS",
     "REFERENCE_EXAMPLES",
     "REFERENCE_MEMBER",
@@ -28,9 +31,11 @@ __all__ = [
     "ROW_ATTRIBUTES",
     "FitCost",
     "estimated_fit_seconds",
+    "engine_speed",
     "estimated_members",
     "fit_members",
     "fit_seconds",
+    "priced_at_fitted_engines",
 ]
 
 REFERENCE_EXAMPLES = 300.0
@@ -55,6 +60,30 @@ another size costs in proportion, and a size the parameters do not give is price
 REFERENCE_MEMBER = "j48"
 """The member learner a meta-learner's ``per_example`` was calibrated with (its default): another
 base learner scales the cost by the ratio of the two learners' ``per_example``."""
+
+ENGINE_SPEED: Mapping[str, float] = {"c45": 0.46}
+"""CPU of a compiled engine today against the engine the ``per_example`` values were fitted on,
+by engine (``FitCost.engine``). The C4.5 engine's speed levers (exact: the same trees) took
+whole units to 0.43–0.53 of their CPU, median 0.46 (``benchmarks/results/unit_cpu.md``: segment
+PETs 0.46, credit-g ActiveDecorate 0.53, kr-vs-kp masked-pool DECORATE 0.43; ch6_active's
+thesis run 1 took 0.47 of run 0's CPU). The committed runs the values were fitted to ran the
+earlier engine (their commits: ``config/engine_revisions.tsv``), so a plan prices today's
+engine as fitted × this factor, and :mod:`redecorate.calibration` prices those runs' units
+without it (:func:`priced_at_fitted_engines`)."""
+
+_ENGINE_SPEED = contextvars.ContextVar[Mapping[str, float]]("engine_speed", default=ENGINE_SPEED)
+
+
+@contextlib.contextmanager
+def priced_at_fitted_engines() -> Iterator[None]:
+    """Within the block, fits are priced on the engines ``per_example`` was fitted on (no
+    :data:`ENGINE_SPEED`): what a run at an earlier commit cost, for the calibration."""
+    token = _ENGINE_SPEED.set({})
+    try:
+        yield
+    finally:
+        _ENGINE_SPEED.reset(token)
+
 
 WORK_PARAMETERS = ("epochs", "updates_per_example")
 """Parameters that multiply a learner's work (passes or updates per example), priced relative
@@ -82,6 +111,9 @@ class FitCost:
             ensemble size (DECORATE's ``max_iterations``: every trial builds a candidate).
         subset: the parameter that bounds the attributes each member sees (the
             feature-subset ensembles' ``k``).
+        engine: the compiled engine whose speed the cost depends on (``"c45"``: J48's trees;
+            :data:`ENGINE_SPEED`); a meta-learner declares its default base learner's, and
+            with another base learner given costs at that one's.
     """
 
     per_example: float = 1e-6
@@ -89,6 +121,7 @@ class FitCost:
     ensemble: bool = False
     trials: str | None = None
     subset: str | None = None
+    engine: str | None = None
 
 
 def _spelled(cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -141,7 +174,9 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     against :data:`REFERENCE_SIZE`, by passes or updates per example (:data:`WORK_PARAMETERS`)
     against the defaults, and, for a meta-learner with another base learner (a registry name
     or ``{name, params}``), by that learner's ``per_example`` against
-    :data:`REFERENCE_MEMBER`'s (and its own passes); plus :data:`MEMBER_SECONDS` per model built.
+    :data:`REFERENCE_MEMBER`'s (and its own passes); plus :data:`MEMBER_SECONDS` per model
+    built; all × the engine's :data:`ENGINE_SPEED` (the levers sped whole units up, the
+    Python around the engine's calls too).
     """
     cost: FitCost = cls.fit_cost
     spelled = _spelled(cls, params)
@@ -153,15 +188,37 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     size = _size(cls, spelled)
     if size is not None:
         seconds *= max(size, 1) / REFERENCE_SIZE
-    base = spelled.get("estimator")
-    base_name = base.get("name") if isinstance(base, Mapping) else base
-    if ("estimator" in cls._get_param_names() and isinstance(base_name, str)
-            and base_name.strip().lower() in ALGORITHMS):
-        member = learner_class(base_name)
+    member = _base_member(cls, spelled)
+    if member is not None:
         seconds *= member.fit_cost.per_example / learner_class(REFERENCE_MEMBER).fit_cost.per_example
+        base = spelled["estimator"]
         if isinstance(base, Mapping):
             seconds *= _work(member, base.get("params") or {})
-    return seconds + MEMBER_SECONDS * fit_members(cls, params)
+    return (seconds + MEMBER_SECONDS * fit_members(cls, params)) * _speed(cls, spelled)
+
+
+def _base_member(cls: type, spelled: Mapping[str, Any]) -> type | None:
+    """The registry class of a meta-learner's base learner given in the parameters, or None."""
+    base = spelled.get("estimator")
+    name = base.get("name") if isinstance(base, Mapping) else base
+    if "estimator" in cls._get_param_names() and isinstance(name, str) and name.strip().lower() in ALGORITHMS:
+        return learner_class(name)
+    return None
+
+
+def _speed(cls: type, spelled: Mapping[str, Any]) -> float:
+    """:data:`ENGINE_SPEED` of the engine a fit runs on (its base learner's, if one is given)."""
+    member = _base_member(cls, spelled)
+    engine = (member or cls).fit_cost.engine
+    return _ENGINE_SPEED.get().get(engine, 1.0) if engine is not None else 1.0
+
+
+def engine_speed(name: str, params: Mapping[str, Any] | None = None) -> float:
+    """:data:`ENGINE_SPEED` of the engine the registry learner ``name`` runs on (1 for a learner
+    on no listed engine): for costs a kind adds beside the fits, such as a committee scoring a
+    pool with its trees."""
+    cls = learner_class(name)
+    return _speed(cls, _spelled(cls, params))
 
 
 def estimated_fit_seconds(name: str, params: Mapping[str, Any] | None, n_examples: float,

@@ -244,7 +244,7 @@ class FeatureSubsetEnsemble(EncodedClassifier):
         "boost_iterations": [POSITIVE_INT, None],
         "boost_init": [NumberInterval(numbers.Integral, 0, None, closed="left")],
     }
-    fit_cost = FitCost(6.8e-7, ensemble=True, subset="k")
+    fit_cost = FitCost(6.8e-7, ensemble=True, subset="k", engine="c45")
     renamed_parameters = {"base_estimator": "estimator"}
     sample_weight_departure = RESAMPLED_DEPARTURE
 

@@ -106,7 +106,7 @@ class J48(EncodedClassifier):
         "max_features": [POSITIVE_INT, None],
         "random_state": RANDOM_STATE,
     }
-    fit_cost = FitCost(3e-7)
+    fit_cost = FitCost(3e-7, engine="c45")
 
     #: Fitting ``c`` identical instances of weight 1 equals fitting one row of weight ``c``
     #: with ``multiplicity=c`` (see :func:`c45_engine.build_tree`); ensembles fit bootstrap

@@ -91,7 +91,7 @@ class OnlineTree(IncrementalClassifier):
 
     _parameter_constraints = {key: J48._parameter_constraints[key]
                               for key in ("confidence", "min_instances", "unpruned")}
-    fit_cost = FitCost(2.3e-8)
+    fit_cost = FitCost(2.3e-8, engine="c45")
     fits_multiplicities = False  # ensembles give it weights; it keeps its own multiplicities
 
     def __init__(self, confidence: float = 0.25, min_instances: int = 2, unpruned: bool = False):

@@ -80,7 +80,7 @@ class RandomForest(EncodedClassifier):
         "max_features": [StrOptions({"weka"}), POSITIVE_INT, None],
         "random_state": RANDOM_STATE,
     }
-    fit_cost = FitCost(9.2e-7, ensemble=True)
+    fit_cost = FitCost(9.2e-7, ensemble=True, engine="c45")
     sample_weight_departure = RESAMPLED_DEPARTURE
 
     def __init__(self, n_estimators: int = 15, max_features=None, random_state=None):

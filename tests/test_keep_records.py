@@ -1,0 +1,47 @@
+"""tools/keep_records.py: keeping finished job files never replaces the record of where a unit
+was computed with a copy that only read it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from keep_records import keep_experiment, main  # tools/ is on sys.path (conftest)
+
+from redecorate.job_records import job_record_info, write_job_records
+
+
+def _job(path: Path, keys: list[str], sources: list[str | None], commit: str) -> None:
+    frame = pd.DataFrame({"experiment": ["e"] * len(keys), "value": [float(i) for i in range(len(keys))]})
+    write_job_records(frame, path, units=[{"algorithm": k, "run": 0} for k in keys], unit_keys=keys,
+                      unit_rows=[1] * len(keys), unit_cpu_s=[1.0] * len(keys), unit_sources=sources,
+                      git={"commit": commit * 40}, cpu_s=1.0)  # fmt: skip
+
+
+def test_only_files_that_computed_something_are_kept_and_none_replaces_its_source(tmp_path: Path, capsys) -> None:
+    results, into = tmp_path / "results", tmp_path / "reproduced"
+    kept = into / "e" / "records" / "iris"
+    _job(kept / "chunk0.parquet", ["a", "b"], [None, None], "1")  # a pilot's file
+    before = (kept / "chunk0.parquet").read_bytes()
+    run = results / "e" / "records" / "iris"
+    _job(run / "chunk0.parquet", ["a", "c"], ["reproduced/e/records/iris/chunk0.parquet", None], "2")
+    _job(run / "chunk1.parquet", ["a", "b"], ["reproduced/e/records/iris/chunk0.parquet"] * 2, "2")  # read only
+    _job(run / "chunk2.parquet", ["d"], [None], "2")
+    (run / "chunk3.parquet").write_bytes(b"")  # not a job file
+
+    actions = {k.source.name: k.action for k in keep_experiment(results, into, "e")}
+    assert actions == {"chunk0.parquet": "beside", "chunk1.parquet": "all reused", "chunk2.parquet": "copied",
+                       "chunk3.parquet": "no metadata"}  # fmt: skip
+    assert (kept / "chunk0.parquet").read_bytes() == before  # the units' record of origin stays
+    assert job_record_info(kept / f"chunk0.{'2' * 7}.parquet")["unit_keys"] == ["a", "c"]
+    assert {p.name for p in kept.iterdir()} == {"chunk0.parquet", f"chunk0.{'2' * 7}.parquet", "chunk2.parquet"}
+
+    # With a prefix the pilot's chunkN stay beside; a later file with all of a kept file's
+    # units, none read from it, replaces it; the same file again changes nothing.
+    assert main(["e", "--results", str(results), "--into", str(into), "--prefix", "thesis"]) == 0
+    assert (kept / "thesis-chunk0.parquet").is_file() and (kept / "thesis-chunk2.parquet").is_file()
+    assert not (kept / "thesis-chunk1.parquet").exists()
+    _job(run / "chunk2.parquet", ["d", "f"], [None, None], "3")
+    again = {k.source.name: k.action for k in keep_experiment(results, into, "e", prefix="thesis")}
+    assert again["chunk2.parquet"] == "replaced" and again["chunk0.parquet"] == "same"
+    assert "e: 4 job files" in capsys.readouterr().out

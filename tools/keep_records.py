@@ -1,0 +1,119 @@
+"""Keep an experiment's finished job files for continuing elsewhere: copy the job files of
+``results/<experiment>/records/`` that computed something into ``reproduced/<experiment>/records/``.
+
+Why: a thesis-scale experiment outlasts the machine it runs on, and a later run continues
+from the kept files (``records_from=reproduced``, docs/operations.md). A plain ``cp -r``
+loses what it should keep: a job whose units were all read from kept files computed nothing,
+and its file, copied over the one it read them from, would replace the record of where and
+at which commit the units were computed with a note that they came from that very file. So:
+
+* a job file whose units were all reused is not copied (its units are kept where they were
+  computed);
+* ``--prefix`` names the copies ``<prefix>-chunkN.parquet``, so files of another scale (a
+  pilot's ``chunkN``) stay beside them;
+* a kept file is replaced only by a file that holds all of its units and took none of them
+  from it; otherwise the new file is kept beside it, named with its commit;
+* every copy is written to a temporary name and renamed into place.
+
+Usage::
+
+    python3 tools/keep_records.py ch7_cpe ch8_afa --prefix thesis
+    python3 tools/keep_records.py ch6_active --results /scratch/results --into reproduced
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from redecorate.job_records import job_record_info  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What happened to one job file."""
+
+    source: Path
+    target: Path | None
+    action: str  # "copied", "replaced", "beside", "same", "all reused", "no metadata"
+
+
+def _same_file(a: str | os.PathLike[str], b: Path) -> bool:
+    """Whether the recorded source path ``a`` names ``b`` (recorded paths are relative to the
+    directory the workflow ran in, or absolute)."""
+    path = Path(a)
+    if path.is_absolute():
+        return path.resolve() == b.resolve()
+    return b.resolve().as_posix().endswith("/" + path.as_posix())
+
+
+def keep_file(source: Path, target: Path) -> Kept:
+    """Keep one job file ``source`` as ``target`` (see the module docstring)."""
+    info = job_record_info(source)
+    if info is None or "unit_keys" not in info:
+        return Kept(source, None, "no metadata")
+    sources = info.get("unit_sources") or []
+    if sources and all(sources):
+        return Kept(source, None, "all reused")
+    action = "copied"
+    if target.exists():
+        if filecmp.cmp(source, target, shallow=False):
+            return Kept(source, target, "same")
+        old = job_record_info(target) or {}
+        took_from_it = any(s and _same_file(s, target) for s in sources)
+        if took_from_it or not set(old.get("unit_keys", [])) <= set(info["unit_keys"]):
+            commit = str(info.get("commit") or "unknown")[:7]
+            target = target.with_name(f"{target.stem}.{commit}{target.suffix}")
+            action = "beside"
+            if target.exists() and filecmp.cmp(source, target, shallow=False):
+                return Kept(source, target, "same")
+        else:
+            action = "replaced"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    shutil.copyfile(source, tmp)
+    os.replace(tmp, target)
+    return Kept(source, target, action)
+
+
+def keep_experiment(results: Path, into: Path, experiment: str, prefix: str = "") -> list[Kept]:
+    """Keep every job file of ``results/<experiment>/records/`` under ``into/<experiment>/records/``."""
+    out = []
+    for source in sorted((results / experiment / "records").glob("*/*.parquet")):
+        name = f"{prefix}-{source.name}" if prefix else source.name
+        out.append(keep_file(source, into / experiment / "records" / source.parent.name / name))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("experiments", nargs="+", help="experiment names (folders of the results directory)")
+    parser.add_argument("--results", default="results", help="the results directory (default: results)")
+    parser.add_argument("--into", default="reproduced", help="where to keep them (default: reproduced)")
+    parser.add_argument("--prefix", default="", help="name the copies <prefix>-chunkN.parquet")
+    args = parser.parse_args(argv)
+    for experiment in args.experiments:
+        if not (Path(args.results) / experiment / "records").is_dir():
+            print(f"{experiment}: no job files under {args.results}/{experiment}/records")
+            continue
+        kept = keep_experiment(Path(args.results), Path(args.into), experiment, args.prefix)
+        counts: dict[str, int] = {}
+        for k in kept:
+            counts[k.action] = counts.get(k.action, 0) + 1
+            if k.action == "beside":
+                print(f"  {k.source}: kept beside an earlier file as {k.target}")
+        print(f"{experiment}: {len(kept)} job files: "
+              + ", ".join(f"{n} {action}" for action, n in sorted(counts.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
