@@ -73,7 +73,7 @@ def _job_cpu(provenance: dict[str, Any]) -> dict[str, float]:
     """``dataset/...`` -> measured CPU of every experiment job: today's ``experiment_job/<dataset>/chunkN``
     and the first runs' one-unit jobs ``passive_job/<dataset>/<algorithm>/run<r>`` (Snakemake's
     sampled CPU there, a lower bound)."""
-    out = dict(measured_job_cpu(provenance))
+    out = {label: now + then for label, (now, then) in measured_job_cpu(provenance).items()}  # as measured
     for job in provenance["jobs"]:
         name, _, rest = job["job"].partition("/")
         if name.endswith("_job") and name != "experiment_job" and job.get("cpu_s") is not None:

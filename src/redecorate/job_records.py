@@ -23,6 +23,7 @@ what it cost (:func:`job_record_info`).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import resource
@@ -195,10 +196,21 @@ def _unit_commits(info: Mapping[str, Any], base: Path, depth: int) -> list[str |
 
 def _source_commit(source: str, key: str, base: Path, depth: int) -> str | None:
     path = Path(source) if Path(source).is_absolute() else base / source
-    info = job_record_info(path) if depth > 0 and path.is_file() else None
-    if info is None or key not in info.get("unit_keys", []):
+    if depth <= 0 or not path.is_file():
         return None
-    return _unit_commits(info, base, depth)[info["unit_keys"].index(key)]
+    stat = path.stat()
+    commits = _file_commits(str(path.resolve()), stat.st_mtime_ns, stat.st_size, str(base), depth)
+    return commits.get(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_commits(path: str, mtime_ns: int, size: int, base: str, depth: int) -> dict[str, str | None]:
+    """Unit key -> computing commit of one records file, read once per version of the file
+    (a campaign's files are sources of many units each)."""
+    info = job_record_info(path)
+    if info is None or "unit_keys" not in info:
+        return {}
+    return dict(zip(info["unit_keys"], _unit_commits(info, Path(base), depth), strict=True))
 
 
 def with_unit_commits(info: Mapping[str, Any] | None, base: str | os.PathLike[str] = ".") -> dict[str, Any] | None:

@@ -65,8 +65,8 @@ ENGINE_SPEED: Mapping[str, float] = {"c45": 0.46}
 """CPU of a compiled engine today against the engine the ``per_example`` values were fitted on,
 by engine (``FitCost.engine``). The C4.5 engine's speed levers (exact: the same trees) took
 whole units to 0.43–0.53 of their CPU, median 0.46 (``benchmarks/results/unit_cpu.md``: segment
-PETs 0.46, credit-g ActiveDecorate 0.53, kr-vs-kp masked-pool DECORATE 0.43; ch6_active's
-thesis run 1 took 0.47 of run 0's CPU). The committed runs the values were fitted to ran the
+PETs 0.46, credit-g ActiveDecorate 0.53, kr-vs-kp masked-pool DECORATE 0.43; measured in
+turns on one machine, where comparing runs also measures their load). The committed runs the values were fitted to ran the
 earlier engine (their commits: ``config/engine_revisions.tsv``), so a plan prices today's
 engine as fitted × this factor, and :mod:`redecorate.calibration` prices those runs' units
 without it (:func:`priced_at_fitted_engines`)."""
