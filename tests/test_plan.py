@@ -21,7 +21,15 @@ import smoke_support as smoke
 from redecorate.job_records import job_record_info, unit_key, write_job_records
 from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import Chunk, dataset_shape, plan_experiment, runtime_minutes
-from redecorate.plan import experiment_plan, format_plan, main, read_bundling
+from redecorate.plan import (
+    AlgorithmCost,
+    DatasetPlan,
+    ExperimentPlan,
+    experiment_plan,
+    format_plan,
+    main,
+    read_bundling,
+)
 from redecorate.run_config import load_run, parse_config_values
 
 REPO = Path(__file__).resolve().parents[1]
@@ -163,3 +171,26 @@ def test_the_plan_has_the_jobs_snakemake_would_run(tmp_path: Path, capsys) -> No
     total = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| **total**"))
     cells = [c.strip() for c in total.split("|")]
     assert int(cells[6].replace(",", "")) == planned
+
+
+def test_the_projection_corrects_each_algorithm_by_its_own_recorded_units() -> None:
+    """A ratio measured on one algorithm's units (J48, mostly process start-up in the oldest
+    records) must not rescale another's (DECORATE's), which stays as planned until 3 of its
+    own units are recorded."""
+    def dataset(name: str, algorithms: dict[str, AlgorithmCost]) -> DatasetPlan:
+        return DatasetPlan(name, 0, sum(a.recorded for a in algorithms.values()), 1, 1, 0.0,
+                           sum(a.left_s for a in algorithms.values()),
+                           sum(a.done_planned_s for a in algorithms.values()),
+                           sum(a.done_measured_s for a in algorithms.values()), 20, algorithms)
+
+    plan = ExperimentPlan("e", "thesis", (
+        dataset("iris", {"j48": AlgorithmCost(2, 1.0, 10.0, 0.0), "decorate": AlgorithmCost(left_s=3600.0)}),
+        dataset("labor", {"j48": AlgorithmCost(2, 1.0, 10.0, 36.0), "decorate": AlgorithmCost(1, 100.0, 50.0, 0.0)}),
+    ))
+    # j48: 4 recorded, measured 10x the plan -> its 36 s left count 360 s; decorate: 1 recorded
+    # unit only -> its 3,600 s stay as planned. The experiment-wide ratio would say 0.87x.
+    assert plan.projected_left_s == pytest.approx(3600.0 + 360.0)
+    assert plan.plan_ratio == pytest.approx(102.0 / 70.0)
+    assert "| 1.1 |" in format_plan([plan], records=["reproduced"])
+    few = ExperimentPlan("e", "thesis", (dataset("iris", {"j48": AlgorithmCost(2, 1.0, 10.0, 36.0)}),))
+    assert few.projected_left_s is None

@@ -41,10 +41,25 @@ from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minute
 from redecorate.learners.cost import priced_at_fitted_engines
 from redecorate.run_config import load_run, parse_config_values
 
-__all__ = ["Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "main",
+__all__ = ["AlgorithmCost", "Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "main",
            "read_bundling"]
 
 _HOUR = 3600.0
+
+
+@dataclass(frozen=True)
+class AlgorithmCost:
+    """One algorithm label's units of a dataset plan: recorded (count, planned and measured
+    seconds) and planned seconds left."""
+
+    recorded: int = 0
+    done_planned_s: float = 0.0
+    done_measured_s: float = 0.0
+    left_s: float = 0.0
+
+    def __add__(self, other: AlgorithmCost) -> AlgorithmCost:
+        return AlgorithmCost(self.recorded + other.recorded, self.done_planned_s + other.done_planned_s,
+                             self.done_measured_s + other.done_measured_s, self.left_s + other.left_s)
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,7 @@ class DatasetPlan:
     done_planned_s: float
     done_measured_s: float
     limit_minutes_left: int
+    algorithms: Mapping[str, AlgorithmCost] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -83,6 +99,24 @@ class ExperimentPlan:
     done_planned_s = property(lambda self: self._sum("done_planned_s"))
     done_measured_s = property(lambda self: self._sum("done_measured_s"))
     limit_minutes_left = property(lambda self: int(self._sum("limit_minutes_left")))
+
+    @property
+    def projected_left_s(self) -> float | None:
+        """CPU left, each algorithm's share corrected by how far the plan was off on that
+        algorithm's recorded units (from 3 on; else as planned): a ratio measured on J48's
+        units says nothing of DECORATE's. None when no algorithm has 3 recorded units."""
+        labels: dict[str, AlgorithmCost] = {}
+        for d in self.datasets:
+            for label, cost in d.algorithms.items():
+                labels[label] = labels.get(label, AlgorithmCost()) + cost
+        corrected, measured_any = 0.0, False
+        for cost in labels.values():
+            if cost.recorded >= 3 and cost.done_measured_s > 0 and cost.done_planned_s > 0:
+                corrected += cost.left_s * cost.done_measured_s / cost.done_planned_s
+                measured_any = True
+            else:
+                corrected += cost.left_s
+        return corrected if measured_any else None
 
     @property
     def plan_ratio(self) -> float | None:
@@ -175,6 +209,7 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
         recorded = _recorded(roots, dataset)
         units = done = jobs_left = limits = 0
         planned = left = done_planned = done_measured = 0.0
+        algorithms: dict[str, AlgorithmCost] = {}
         for chunk in chunks:
             chunk_left = False
             for unit in chunk.units:
@@ -191,14 +226,18 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
                         measured *= cost / then if then > 0 else 1.0  # at today's engines
                     done_planned += cost
                     done_measured += measured
+                    share = AlgorithmCost(1, cost, measured, 0.0)
                 else:
                     left += cost
                     chunk_left = True
+                    share = AlgorithmCost(left_s=cost)
+                label = str(unit.get("algorithm"))
+                algorithms[label] = algorithms.get(label, AlgorithmCost()) + share
             if chunk_left:
                 jobs_left += 1
                 limits += runtime_minutes(chunk)
         rows.append(DatasetPlan(dataset, units, done, len(chunks), jobs_left, planned, left,
-                                done_planned, done_measured, limits))
+                                done_planned, done_measured, limits, algorithms))
     return ExperimentPlan(spec.name, str(spec.scale), tuple(rows))
 
 
@@ -234,9 +273,10 @@ def _ratio(plan: ExperimentPlan) -> str:
 
 
 def _projected(plan: ExperimentPlan) -> str:
-    """CPU left corrected by how far the plan was off on this experiment's recorded units."""
-    ratio = plan.plan_ratio
-    return "–" if ratio is None or plan.recorded < 3 else _hours(plan.left_s / ratio)
+    """CPU left corrected, algorithm by algorithm, by how far the plan was off on the recorded
+    units (:attr:`ExperimentPlan.projected_left_s`)."""
+    projected = plan.projected_left_s
+    return "–" if projected is None else _hours(projected)
 
 
 _HEADER = ("| experiment | scale | units | recorded | left | jobs | jobs left | CPU h, all (plan) "
@@ -284,7 +324,8 @@ def format_plan(plans: Sequence[ExperimentPlan], *, records: Sequence[str], by_d
     lines += ["", "Columns: *recorded* units are found by unit key as a job with `records_from` finds "
               "them, so they are read, not computed. *plan / measured* is the cost plan's CPU over the "
               "measured CPU of the recorded units (1 = exact; below 1 the plan underestimates); "
-              "*× measured* corrects the CPU left by it (shown from 3 recorded units on). A job is "
+              "*× measured* corrects the CPU left by it, algorithm by algorithm (an algorithm with fewer "
+              "than 3 recorded units as planned; shown when one has 3). A job is "
               "*left* when any of its units is."]
     return "\n".join(lines) + "\n"
 
