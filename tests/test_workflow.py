@@ -178,7 +178,7 @@ def test_dry_run_of_the_thesis_plans_every_job(tmp_path: Path) -> None:
     units = [(d, u["algorithm"], u["run"]) for d, chunks in plan.items() for c in chunks for u in c.units]
     assert len(units) == len(set(units)) == 15 * 5 * 10  # every unit exactly once
     jobs = sum(len(chunks) for chunks in plan.values())
-    assert len(plan["iris"]) == 1 and len(plan["splice"]) > 10  # small: one job; large: many
+    assert len(plan["iris"]) == 1 and len(plan["splice"]) >= 5  # small: one job; large: several
     result = snakemake(
         tmp_path, "--dry-run", "--quiet", "rules", "--config", "experiments=[ch4_passive]", timeout=300
     )
