@@ -21,9 +21,9 @@ def main(smk: Any) -> None:
     """Write tables/, figures/, replication.{md,csv} (+ conclusions) and replication.html (the
     Markdown as a page of Snakemake's HTML report) for one experiment."""
     with job_log(smk.log[0] if smk.log else None):
-        files = ReportFiles(smk.output.tables, smk.output.figures, smk.output.replication_md,
-                            smk.output.replication_csv, smk.output.replication_conclusions,
-                            smk.output.replication_html)
+        files = ReportFiles(tables=smk.output.tables, figures=smk.output.figures,
+                            markdown=smk.output.replication_md, csv=smk.output.replication_csv,
+                            conclusions=smk.output.replication_conclusions, html=smk.output.replication_html)
         write_experiment_report(pd.read_parquet(smk.input.records), pd.read_csv(smk.input.summary),
                                 smk.params.report, files)
 

@@ -6,18 +6,21 @@ each for every kind: the report script calls the experiment kind's own report
 (redecorate.kinds), which writes the same files for every kind.
 """
 
+from redecorate.experiment_report import ReportFiles
 from redecorate.experiments import report_settings
 
+# The report's files, spelled once (the library's layout; the wildcard left in place).
+REPORT_FILES = ReportFiles.in_directory(f"{RESULTS}/{{experiment}}")
 
 
 def aggregate_target(experiment):
     """The file that marks an experiment as fully aggregated."""
-    return f"{RESULTS}/{experiment}/replication.md"
+    return str(REPORT_FILES.markdown).format(experiment=experiment)
 
 
 def page_target(experiment):
     """The replication report as an HTML page: what `--report` shows of replication.md."""
-    return f"{RESULTS}/{experiment}/replication.html"
+    return str(REPORT_FILES.html).format(experiment=experiment)
 
 
 def _report_settings(wildcards):
@@ -62,7 +65,7 @@ rule report_experiment:
         # report(...): what `snakemake --report results/report.html` shows (captions in
         # workflow/report/; the numbered categories put reproduced-vs-published first).
         tables=report(
-            directory(f"{RESULTS}/{{experiment}}/tables"),
+            directory(str(REPORT_FILES.tables)),
             patterns=["{name}.csv"],
             category="2. Tables",
             subcategory="{experiment}",
@@ -70,34 +73,34 @@ rule report_experiment:
             labels={"experiment": "{experiment}", "table": "{name}"},
         ),
         figures=report(
-            directory(f"{RESULTS}/{{experiment}}/figures"),
+            directory(str(REPORT_FILES.figures)),
             patterns=["{name}.png"],
             category="3. Figures",
             subcategory="{experiment}",
             caption="../report/figures.rst",
             labels={"experiment": "{experiment}", "figure": "{name}"},
         ),
-        replication_md=f"{RESULTS}/{{experiment}}/replication.md",
+        replication_md=str(REPORT_FILES.markdown),
         # replication.md as a page of the HTML report: the verdict (comparable or not, and why)
         # and the conclusions exist only there. Written by this job from the Markdown it has
         # just written, not by a rule of its own, which would start a process (on a cluster a
         # job) to convert a few kilobytes.
         replication_html=report(
-            f"{RESULTS}/{{experiment}}/replication.html",
+            str(REPORT_FILES.html),
             category="1. Reproduced vs published",
             subcategory="{experiment}",
             caption="../report/replication_page.rst",
             labels={"experiment": "{experiment}", "table": "replication report (verdict, conclusions)"},
         ),
         replication_csv=report(
-            f"{RESULTS}/{{experiment}}/replication.csv",
+            str(REPORT_FILES.csv),
             category="1. Reproduced vs published",
             subcategory="{experiment}",
             caption="../report/replication.rst",
             labels={"experiment": "{experiment}", "table": "replication"},
         ),
         replication_conclusions=report(
-            f"{RESULTS}/{{experiment}}/replication_conclusions.csv",
+            str(REPORT_FILES.conclusions),
             category="1. Reproduced vs published",
             subcategory="{experiment}",
             caption="../report/conclusions.rst",

@@ -56,7 +56,7 @@ def _provenance_settings(wildcards):
 
 rule provenance:
     input:
-        replication=f"{RESULTS}/{{experiment}}/replication.md",
+        replication=str(REPORT_FILES.markdown),
         records=f"{RESULTS}/{{experiment}}/records.parquet",
         sidecars=lambda wildcards: [
             f"{DATA}/prepared/{dataset}.json" for dataset in EXPERIMENTS[wildcards.experiment].datasets
