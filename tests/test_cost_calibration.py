@@ -61,6 +61,35 @@ def test_the_engine_lever_prices_only_the_learners_that_run_on_that_engine() -> 
         assert today / then == pytest.approx(speed), (name, params)
 
 
+def test_a_network_is_priced_by_its_weights_and_an_ensemble_of_networks_by_its_members() -> None:
+    """A network's pass costs its weights, which grow with the one-hot inputs (mushroom's 22
+    attributes are 121 inputs): priced by attributes, Oza's pilot was planned at 0.4 (mushroom)
+    to 4 (breast-w) times its CPU. Ensembles of networks cost their members' fits."""
+    from redecorate.learners.cost import NETWORK_ROW_WEIGHTS, estimated_fit_seconds, network_weights
+
+    narrow = estimated_fit_seconds("mlp", {}, 1000, 22, inputs=22, classes=2)
+    wide = estimated_fit_seconds("mlp", {}, 1000, 22, inputs=121, classes=2)
+    assert network_weights(121, 2) == 61 * 123 and network_weights(22, 2) == 12 * 24
+    assert wide / narrow == pytest.approx((61 * 123 + NETWORK_ROW_WEIGHTS) / (12 * 24 + NETWORK_ROW_WEIGHTS),
+                                          rel=0.01)  # beside the fixed cost of a model built
+    assert estimated_fit_seconds("mlp", {}, 1000, 22, classes=2) == narrow  # inputs default to attributes
+    assert estimated_fit_seconds("mlp", {"epochs": 10}, 1000, 22, inputs=121) == pytest.approx(wide / 8, rel=0.01)
+    member = {"name": "online_mlp", "params": {"updates_per_example": 10}}
+    one = estimated_fit_seconds("online_mlp", {"updates_per_example": 10}, 1000, 22, inputs=121)
+    assert estimated_fit_seconds("online_bagging", {"base": member, "n_estimators": 100}, 1000, 22,
+                                 inputs=121) == pytest.approx(100 * one)
+    assert estimated_fit_seconds("online_mlp", {}, 1000, 22, inputs=121) == pytest.approx(one / 10, rel=0.02)
+
+
+def test_oza_networks_are_planned_within_one_and_a_half_times_per_dataset() -> None:
+    """Per dataset, not only in total (where over- and underpriced datasets cancel): every
+    dataset of Oza's network pilot with 20 s of CPU or more."""
+    calibration = CALIBRATIONS["oza_online_nn"]
+    checked = {d: p / m for d, (p, m) in calibration.per_dataset.items() if m >= 20}
+    assert len(checked) >= 4, calibration.per_dataset
+    assert all(1 / TOLERANCE <= r <= TOLERANCE for r in checked.values()), checked
+
+
 def test_cpu_measured_before_the_levers_is_counted_at_todays_engine(tmp_path: Path) -> None:
     """A job's CPU is split by the commit that spent it; the part at a commit listed in
     config/engine_revisions.tsv (or at none) is the earlier engine's."""

@@ -9,7 +9,8 @@ import pytest
 from uci_mirror import MIRROR  # tools/ is on sys.path (conftest)
 
 from redecorate.learners import AdaBoostM1, Bagging, Decorate, make_learner
-from redecorate.learners.mlp import MLP
+from redecorate.learners.features import FeatureSchema
+from redecorate.learners.mlp import MLP, network_inputs
 
 
 def _separable(n: int = 80, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -43,6 +44,7 @@ def test_hidden_units_count_inputs_after_nominal_to_binary() -> None:
     m = MLP(random_state=0).fit(X, y)
     assert m.W1_.shape == (m.n_hidden_, 5 + 1)
     assert m.n_hidden_ == (5 + 3) // 2
+    assert network_inputs(FeatureSchema.from_input(X)) == 5  # what the cost model prices
     proba = m.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
 

@@ -93,6 +93,24 @@ def test_load_dataset_from_the_mirror_checks_sizes(registry) -> None:
 
 
 @needs_mirror
+def test_declared_inputs_are_the_networks_inputs_of_the_data(registry) -> None:
+    """``inputs`` (default: one per attribute) prices networks: it must be what the MLP's
+    nominal-to-binary makes of each dataset the mirror, a generator or scikit-learn gives."""
+    from redecorate.learners.features import FeatureSchema
+    from redecorate.learners.mlp import network_inputs
+
+    checked = 0
+    for name, entry in registry.entries.items():
+        if entry.needs_network:
+            continue
+        data = load_dataset(name, registry=registry, mirror=MIRROR)
+        declared = entry.inputs or entry.attributes
+        assert declared == network_inputs(FeatureSchema.from_input(data.X)), name
+        checked += 1
+    assert checked >= 40
+
+
+@needs_mirror
 def test_heart_c_keeps_its_declared_classes_and_heart_c_2_only_the_present_ones(registry) -> None:
     """Weka's numClasses counts declared values: heart-c stays 5-class for chapters 4-6, and
     chapter 7's binary heart-c is the entry that drops the 3 classes without instances."""

@@ -21,8 +21,9 @@ from redecorate.data.sources.checksum import file_digest
 
 __all__ = ["local_source", "source_fingerprint"]
 
-_DESCRIPTIVE = frozenset({"name", "thesis_name", "aliases", "note"})
-"""Entry fields that name or describe a dataset without changing its data."""
+_DESCRIPTIVE = frozenset({"name", "thesis_name", "aliases", "note", "inputs"})
+"""Entry fields that name, describe or price a dataset without changing its data (``inputs``
+sizes networks' jobs only)."""
 _DECLARED = frozenset({"instances", "classes", "attributes"})
 """Entry fields that check the data (a generator's instances and attributes make it)."""
 

@@ -60,6 +60,7 @@ class DatasetEntry:
     sklearn_name: str | None = None
     class_attribute: ClassAttribute = None
     attributes: int | None = None
+    inputs: int | None = None  # inputs after nominal-to-binary: prices networks, nothing else
     sha256: str | None = None
     drop_attributes: tuple[str, ...] = ()
     note: str | None = None
@@ -85,6 +86,7 @@ class DatasetEntry:
             sklearn_name=raw.get("sklearn_name"),
             class_attribute=raw.get("class_attribute"),
             attributes=raw.get("attributes"),
+            inputs=raw.get("inputs"),
             sha256=raw.get("sha256"),
             drop_attributes=tuple(raw.get("drop_attributes", ())),
             note=raw.get("note"),

@@ -256,7 +256,8 @@ def _retraining_seconds(system: str, p: Mapping[str, Any], n: int, shape: Datase
     evaluation sample scored."""
     if system != "eer":
         return 0.0
-    one = (estimated_fit_seconds(p["model"], {}, n + 1, shape.n_attributes)
+    one = (estimated_fit_seconds(p["model"], {}, n + 1, shape.n_attributes, inputs=shape.n_inputs,
+                                 classes=shape.n_classes)
            + SCORE_SECONDS * p["evaluation"])  # fmt: skip
     return p["candidates"] * shape.n_classes * one
 
@@ -301,7 +302,7 @@ def _unit_cost(job: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     system = job.algorithms[unit["algorithm"]]
     p = system_parameters(system["system"], system["params"])
     per_fold = sum(
-        estimated_fit_seconds(family, {}, n, shape.n_attributes)
+        estimated_fit_seconds(family, {}, n, shape.n_attributes, inputs=shape.n_inputs, classes=shape.n_classes)
         + SCORE_SECONDS * pool * estimated_members(family) * engine_speed(family)
         for family in SYSTEMS[system["system"]].models(p) for n in sizes
     ) + sum(_retraining_seconds(system["system"], p, n, shape) for n in sizes)

@@ -126,7 +126,8 @@ def whole_fold_fit_seconds(job: JobSettings, unit: Mapping[str, Any], shape: Dat
     orders, ensemble sizes), which multiply it by their fits per fold."""
     name, params = unit_learner(job, unit)
     n_train = shape.n_instances * (job.folds - 1) / job.folds
-    return estimated_fit_seconds(name, params, n_train, shape.n_attributes)
+    return estimated_fit_seconds(name, params, n_train, shape.n_attributes, inputs=shape.n_inputs,
+                                 classes=shape.n_classes)
 
 
 @dataclass(frozen=True)

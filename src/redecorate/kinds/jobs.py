@@ -142,10 +142,13 @@ def run_units(
 
 def dataset_shape(entry: Any, name: str | None = None) -> DatasetShape:
     """The declared size of a registry entry (attributes unknown: assume 20, a typical UCI
-    width; it only sizes jobs), under the name the experiment uses for it, with its classes."""
+    width; it only sizes jobs), under the name the experiment uses for it, with its classes
+    and its inputs after nominal-to-binary (when declared)."""
     subsample = getattr(entry, "subsample", None)
     n = int(subsample[0]) if subsample else int(entry.instances)
-    return DatasetShape(n, int(entry.attributes or 20), name or entry.name, int(getattr(entry, "classes", 2) or 2))
+    inputs = getattr(entry, "inputs", None)
+    return DatasetShape(n, int(entry.attributes or 20), name or entry.name, int(getattr(entry, "classes", 2) or 2),
+                        n_inputs=int(inputs) if inputs else None)
 
 
 def plan_experiment(

@@ -85,6 +85,9 @@ class DatasetShape:
     n_attributes: int
     name: str = ""  # the dataset's key in the experiment, for per-dataset settings
     n_classes: int = 2  # what a query strategy that tries every label costs depends on it
+    # Inputs after nominal-to-binary (the registry's 'inputs'; None: one per attribute): what a
+    # network's width, and so its fit, depends on.
+    n_inputs: int | None = None
     # Loads the dataset itself, when the caller can (the planner, python3 -m redecorate.plan):
     # a kind whose cost depends on the data, not only its size, prices from it, and only such
     # a kind calls it. The workflow packs jobs without it, so every invocation plans the same.

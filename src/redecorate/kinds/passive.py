@@ -186,7 +186,7 @@ def _training_sizes(settings: JobSettings, shape: DatasetShape) -> list[float]:
 def _unit_cost(settings: JobSettings, unit: Unit, shape: DatasetShape) -> float:
     learner, params = unit_learner(settings, unit)
     per_fold = sum(
-        estimated_fit_seconds(learner, params, n, shape.n_attributes)
+        estimated_fit_seconds(learner, params, n, shape.n_attributes, inputs=shape.n_inputs, classes=shape.n_classes)
         for n in _training_sizes(settings, shape)
     )
     return settings.folds * per_fold

@@ -25,6 +25,7 @@ from redecorate.learners.registry import ALGORITHMS, learner_class
 __all__ = [
     "ENGINE_SPEED",
     "MEMBER_SECONDS",
+    "NETWORK_ROW_WEIGHTS",
     "REFERENCE_EXAMPLES",
     "REFERENCE_MEMBER",
     "REFERENCE_SIZE",
@@ -35,6 +36,7 @@ __all__ = [
     "estimated_members",
     "fit_members",
     "fit_seconds",
+    "network_weights",
     "priced_at_fitted_engines",
 ]
 
@@ -56,6 +58,13 @@ learning curve's first iterations (chapter 7's early curves took 10× what n × 
 REFERENCE_SIZE = 15
 """The ensemble size an ensemble's ``per_example`` was calibrated at (the thesis's): a fit of
 another size costs in proportion, and a size the parameters do not give is priced as this."""
+
+NETWORK_ROW_WEIGHTS = 350.0
+"""Per-example work of a network's pass that does not grow with its weights (the loop over
+the example, its target and learning rate), in weight units: a network fit costs
+``per_example × n × (weights + NETWORK_ROW_WEIGHTS)``. Fitted with the networks'
+``per_example`` to Oza's pilot (``reproduced/oza_online_nn``: 0.4 µs per example and pass
+beside 1.15 ns per weight, from balance-scale's 21 weights to mushroom's 7,503)."""
 
 REFERENCE_MEMBER = "j48"
 """The member learner a meta-learner's ``per_example`` was calibrated with (its default): another
@@ -114,6 +123,16 @@ class FitCost:
         engine: the compiled engine whose speed the cost depends on (``"c45"``: J48's trees;
             :data:`ENGINE_SPEED`); a meta-learner declares its default base learner's, and
             with another base learner given costs at that one's.
+        network: the fit trains a network whose weights are what every example's pass costs:
+            ``per_example`` is per example × (weight + :data:`NETWORK_ROW_WEIGHTS`), the
+            weights from the inputs after nominal-to-binary and the classes
+            (:func:`network_weights`). The attribute count says little here: one-hot inputs
+            widen the network and the hidden layer grows with them, so mushroom's 22
+            attributes make 7,503 weights and nursery's 8 make 465.
+        member_share: a meta-learner whose base learner is a ``network`` costs its models
+            built (:func:`fit_members`) × this × one fit of the base learner on the whole
+            training set (a network's cost is linear in its passes, unlike a tree's; the
+            meta-learner's ``per_example``, fitted with J48 members, does not carry over).
     """
 
     per_example: float = 1e-6
@@ -122,6 +141,8 @@ class FitCost:
     trials: str | None = None
     subset: str | None = None
     engine: str | None = None
+    network: bool = False
+    member_share: float = 1.0
 
 
 def _spelled(cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -164,31 +185,52 @@ def fit_members(cls: type, params: Mapping[str, Any] | None = None) -> int:
     return max(size, 1) if size is not None else (REFERENCE_SIZE if cost.ensemble else 1)
 
 
+def network_weights(inputs: int, classes: int, hidden: Any = "a") -> int:
+    """Weights of one hidden layer between ``inputs`` inputs and ``classes`` outputs:
+    ``hidden × (inputs + classes)``, with Weka's wildcard ``"a"`` = ``(inputs + classes) // 2``
+    hidden units (at least one)."""
+    units = max(1, (inputs + classes) // 2) if not isinstance(hidden, int) else max(1, hidden)
+    return units * (max(inputs, 1) + max(classes, 2))
+
+
 def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
-                n_attributes: int) -> float:
+                n_attributes: int, *, inputs: int | None = None, classes: int = 2) -> float:
     """Rough CPU seconds of one fit of ``cls`` with the experiment file's ``params`` on an
-    ``n × d`` training set.
+    ``n × d`` training set (``inputs``: its width after nominal-to-binary, ``d`` when not
+    known; ``classes``: its classes; both price networks only).
 
     ``per_example`` × examples (to the power ``growth``) × (attributes +
-    :data:`ROW_ATTRIBUTES`; a member sees ``subset`` of them), scaled by the ensemble size
+    :data:`ROW_ATTRIBUTES`; a member sees ``subset`` of them; a ``network`` its weights +
+    :data:`NETWORK_ROW_WEIGHTS`), scaled by the ensemble size
     against :data:`REFERENCE_SIZE`, by passes or updates per example (:data:`WORK_PARAMETERS`)
     against the defaults, and, for a meta-learner with another base learner (a registry name
     or ``{name, params}``), by that learner's ``per_example`` against
     :data:`REFERENCE_MEMBER`'s (and its own passes); plus :data:`MEMBER_SECONDS` per model
     built; all × the engine's :data:`ENGINE_SPEED` (the levers sped whole units up, the
-    Python around the engine's calls too).
+    Python around the engine's calls too). A meta-learner over a ``network`` costs its
+    models × ``member_share`` × the network's fit.
     """
     cost: FitCost = cls.fit_cost
     spelled = _spelled(cls, params)
-    attributes = max(n_attributes, 1)
-    if cost.subset is not None and isinstance(spelled.get(cost.subset), int):
-        attributes = max(min(spelled[cost.subset], attributes), 1)
+    member = _base_member(cls, spelled)
+    if member is not None and member.fit_cost.network:
+        base = spelled["estimator"]
+        base_params = (base.get("params") or {}) if isinstance(base, Mapping) else {}
+        one = fit_seconds(member, base_params, n_examples, n_attributes, inputs=inputs, classes=classes)
+        return fit_members(cls, params) * cost.member_share * one
+    if cost.network:
+        row = network_weights(inputs if inputs is not None else n_attributes, classes,
+                              spelled.get("hidden", "a")) + NETWORK_ROW_WEIGHTS
+    else:
+        attributes = max(n_attributes, 1)
+        if cost.subset is not None and isinstance(spelled.get(cost.subset), int):
+            attributes = max(min(spelled[cost.subset], attributes), 1)
+        row = attributes + ROW_ATTRIBUTES
     examples = REFERENCE_EXAMPLES * (max(n_examples, 1.0) / REFERENCE_EXAMPLES) ** cost.growth
-    seconds = cost.per_example * examples * (attributes + ROW_ATTRIBUTES) * _work(cls, spelled)
+    seconds = cost.per_example * examples * row * _work(cls, spelled)
     size = _size(cls, spelled)
     if size is not None:
         seconds *= max(size, 1) / REFERENCE_SIZE
-    member = _base_member(cls, spelled)
     if member is not None:
         seconds *= member.fit_cost.per_example / learner_class(REFERENCE_MEMBER).fit_cost.per_example
         base = spelled["estimator"]
@@ -222,9 +264,10 @@ def engine_speed(name: str, params: Mapping[str, Any] | None = None) -> float:
 
 
 def estimated_fit_seconds(name: str, params: Mapping[str, Any] | None, n_examples: float,
-                          n_attributes: int) -> float:
+                          n_attributes: int, *, inputs: int | None = None, classes: int = 2) -> float:
     """:func:`fit_seconds` of the registry learner ``name`` (used only to size jobs)."""
-    return learner_class(name).estimated_fit_seconds(params or {}, n_examples, n_attributes)
+    return learner_class(name).estimated_fit_seconds(params or {}, n_examples, n_attributes,
+                                                     inputs=inputs, classes=classes)
 
 
 def estimated_members(name: str, params: Mapping[str, Any] | None = None) -> int:

@@ -49,7 +49,8 @@ class OnlineMLP(IncrementalClassifier, MLP):
         **{key: MLP._parameter_constraints[key]
            for key in ("learning_rate", "momentum", "hidden", "random_state")},
     }
-    fit_cost = FitCost(1.4e-7)
+    # Per update × (weight + NETWORK_ROW_WEIGHTS): Oza's network pilot (10 updates per example).
+    fit_cost = FitCost(1.15e-9, network=True)
     lossless = False
     streamed = True
 
