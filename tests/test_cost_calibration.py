@@ -41,13 +41,14 @@ def test_most_committed_experiments_are_checked() -> None:
 
 
 def test_the_engine_lever_prices_only_the_learners_that_run_on_that_engine() -> None:
-    """Today's price over the price at the engines the model was fitted on: the C4.5 engine's
-    measured speed-up for J48 and every ensemble of it, none for naive Bayes or an MLP, and a
-    meta-learner at its given base learner's engine, not its default's."""
+    """Today's price over the price before the engines' levers: the C4.5 engine's measured
+    speed-up for J48 and every ensemble of it, none for naive Bayes or an MLP, and a
+    meta-learner at its given base learner's engine, not its default's; and only for the
+    engines named."""
     from redecorate.learners.cost import (
         ENGINE_SPEED,
         estimated_fit_seconds,
-        priced_at_fitted_engines,
+        priced_before_levers,
     )
 
     c45 = ENGINE_SPEED["c45"]
@@ -56,9 +57,29 @@ def test_the_engine_lever_prices_only_the_learners_that_run_on_that_engine() -> 
              ("naive_bayes", {}, 1.0), ("mlp", {}, 1.0), ("online_bagging", {"base": "naive_bayes"}, 1.0)]
     for name, params, speed in cases:
         today = estimated_fit_seconds(name, params, 200, 10)
-        with priced_at_fitted_engines():
+        with priced_before_levers():
             then = estimated_fit_seconds(name, params, 200, 10)
         assert today / then == pytest.approx(speed), (name, params)
+        with priced_before_levers({"c45"}):
+            assert estimated_fit_seconds(name, params, 200, 10) == then
+        with priced_before_levers({"masked_rows"}):
+            assert estimated_fit_seconds(name, params, 200, 10) == today
+
+
+def test_units_before_the_merged_masked_rows_are_priced_on_every_copy() -> None:
+    """Chapter 8 before e4e7f28 fitted DECORATE on every masked row, not each distinct one
+    once: the calibration prices those units on the whole pool (J48's as today)."""
+    from redecorate.kinds.acquisition import MERGED_ROWS, _fit_cost
+    from redecorate.learners.cost import priced_before_levers
+
+    decorate = {"learner": "decorate", "params": {}, "batch_size": 20}
+    j48 = {"learner": "j48", "params": {}, "batch_size": 10}
+    merged, tree = _fit_cost(decorate, 300, 2800, 36, 0.0), _fit_cost(j48, 300, 2800, 36, 0.0)
+    copies = _fit_cost(decorate, 2800, 2800, 36, 0.0)
+    with priced_before_levers({MERGED_ROWS}):
+        assert _fit_cost(decorate, 300, 2800, 36, 0.0) == pytest.approx(copies)
+        assert _fit_cost(j48, 300, 2800, 36, 0.0) == pytest.approx(tree)
+    assert copies > 1.5 * merged
 
 
 def test_a_network_is_priced_by_its_weights_and_an_ensemble_of_networks_by_its_members() -> None:
@@ -91,8 +112,8 @@ def test_oza_networks_are_planned_within_one_and_a_half_times_per_dataset() -> N
 
 
 def test_cpu_measured_before_the_levers_is_counted_at_todays_engine(tmp_path: Path) -> None:
-    """A job's CPU is split by the commit that spent it; the part at a commit listed in
-    config/engine_revisions.tsv (or at none) is the earlier engine's."""
+    """A job's CPU is split by the commit that spent it, and grouped by the levers that
+    commit lacked (config/engine_revisions.tsv; a job naming no commit: every lever)."""
     from redecorate.calibration import engine_revisions, measured_job_cpu
 
     provenance = {"jobs": [
@@ -102,20 +123,27 @@ def test_cpu_measured_before_the_levers_is_counted_at_todays_engine(tmp_path: Pa
         {"job": "experiment_job/iris/chunk1", "cpu_s": 9.0, "records": {"commit": "old", "cpu_s": 8.0}},
         {"job": "experiment_job/iris/chunk2", "cpu_s": 7.0},
         {"job": "combine_records", "cpu_s": 1.0}]}  # fmt: skip
-    assert measured_job_cpu(provenance, frozenset({"old"})) == {
-        "iris/chunk0": (12.0, 20.0), "iris/chunk1": (0.0, 8.0), "iris/chunk2": (0.0, 7.0)}
+    earlier = {"old": frozenset({"c45", "masked_rows"}), "other": frozenset({"masked_rows"})}
+    today, old = frozenset(), frozenset({"c45", "masked_rows"})
+    assert measured_job_cpu(provenance, earlier) == {
+        "iris/chunk0": {today: 2.0, old: 20.0, frozenset({"masked_rows"}): 10.0},
+        "iris/chunk1": {old: 8.0}, "iris/chunk2": {None: 7.0}}
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "engine_revisions.tsv").write_text(
-        "# a comment\ncommit\tengine\tdate\nold\tc45\t2026-01-01\n", encoding="utf-8")
-    assert engine_revisions(tmp_path) == {"old"}
-    assert engine_revisions(tmp_path / "nowhere") == frozenset()
+        "# a comment\ncommit\tengine\tdate\nold\tc45\t2026-01-01\nold\tmasked_rows\t2026-01-01\n"
+        "other\tmasked_rows\t2026-01-02\n", encoding="utf-8")
+    assert engine_revisions(tmp_path) == earlier
+    assert engine_revisions(tmp_path / "nowhere") == {}
 
 
 def test_the_committed_engine_revisions_are_commits_before_the_levers() -> None:
-    """Every row names a full commit of the C4.5 engine, and none is a commit whose records
-    were measured after the levers (the chapter-7 campaign's runs 1-9 ran at fae194c)."""
+    """Every row names a full commit and an engine with levers, and none is a commit whose
+    records were measured after the levers (the chapter-7 campaign's runs 1-9 ran at fae194c;
+    ch8_afa's first DECORATE units at 210aac0 predate both)."""
     from redecorate.calibration import engine_revisions
 
     listed = engine_revisions(REPO)
     assert len(listed) >= 10 and all(len(c) == 40 for c in listed)
+    assert all(engines <= {"c45", "masked_rows"} and engines for engines in listed.values())
     assert not any(c.startswith(("fae194c", "8b09bfc", "a40f6c1")) for c in listed)
+    assert next(e for c, e in listed.items() if c.startswith("210aac0")) == {"c45", "masked_rows"}

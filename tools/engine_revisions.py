@@ -1,5 +1,5 @@
 """Write ``config/engine_revisions.tsv``: the commits named by the committed records whose
-C4.5 engine predates its speed levers.
+code predates an engine's speed levers (the C4.5 engine's; chapter 8's merged masked rows).
 
 Why: the cost model prices today's engine (``redecorate.learners.cost.ENGINE_SPEED``), and
 the calibration against the committed runs (``redecorate.calibration``, the planner's
@@ -31,11 +31,13 @@ sys.path.insert(0, str(REPO / "src"))
 from redecorate.calibration import ENGINE_REVISIONS  # noqa: E402
 from redecorate.job_records import job_record_info  # noqa: E402
 
-LEVERS = {"c45": ("86b06a4", "cd1e6af")}
-"""Per engine, the commits with all of its speed levers (main's and the branch's that measured
-them, ``benchmarks/results/unit_cpu.md``): a descendant of either runs today's engine."""
+LEVERS = {"c45": ("86b06a4", "cd1e6af"), "masked_rows": ("e4e7f28",)}
+"""Per engine, the commits with all of its speed levers: a descendant of any runs today's code.
+``c45``: the C4.5 engine's levers (main's and the branch's that measured them,
+``benchmarks/results/unit_cpu.md``); ``masked_rows``: chapter 8's acquisition loop fitting
+each distinct masked row once (``redecorate.kinds.acquisition.MERGED_ROWS``)."""
 
-HEADER = ("# Commits named by committed records whose compiled engine predates its speed levers\n"
+HEADER = ("# Commits named by committed records whose code predates an engine's speed levers\n"
           "# (written by tools/engine_revisions.py; read by redecorate.calibration).\n")
 
 
@@ -95,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{path.relative_to(REPO)} is up to date")
         return 0
     path.write_text(text, encoding="utf-8")
-    print(f"wrote {path.relative_to(REPO)}: {text.count(chr(10)) - 3} commits before the levers")
+    print(f"wrote {path.relative_to(REPO)}: {text.count(chr(10)) - 3} (commit, engine) rows before the levers")
     return 0
 
 

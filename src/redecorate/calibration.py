@@ -15,10 +15,11 @@ Snakemake's sampled benchmark CPU where a job has no records metadata (it misses
 seconds).
 
 The model prices today's code, and the code got faster: CPU measured at a commit listed in
-``config/engine_revisions.tsv`` (an engine before its speed levers) is converted to today's
-engine by the model's own ratio for that dataset's units, today's price over the price at the
-engines the model was fitted on (:func:`redecorate.learners.cost.priced_at_fitted_engines`),
-so a 0.46× lever counts only for the learners that run on that engine. A provenance file
+``config/engine_revisions.tsv`` (with the engines whose speed levers it lacked) is converted
+to today's code by the model's own ratio for that dataset's units, today's price over the
+price before those levers (:func:`redecorate.learners.cost.priced_before_levers`), so a 0.46×
+lever counts only for the learners that run on that engine, and chapter 8's merged masked
+rows only for the fits that merge them. A provenance file
 lists each job's CPU by the commit that computed it (``cpu_s_by_commit``); an older one
 counts a job's CPU at the job's commit, and a job without one at the engines before the levers.
 """
@@ -36,26 +37,43 @@ from redecorate.data import load_registry
 from redecorate.experiments import load_experiment
 from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
-from redecorate.learners.cost import priced_at_fitted_engines
+from redecorate.learners.cost import priced_before_levers
 from redecorate.learners.registry import ALGORITHMS
 
-__all__ = ["ENGINE_REVISIONS", "Calibration", "engine_revisions", "measured_job_cpu", "plan_of_provenance",
-           "planned_vs_measured", "spec_of_provenance"]
+__all__ = ["ENGINE_REVISIONS", "Calibration", "Lacked", "engine_revisions", "levers_lacked", "measured_job_cpu",
+           "plan_of_provenance", "planned_vs_measured", "spec_of_provenance"]
 
 ENGINE_REVISIONS = Path("config") / "engine_revisions.tsv"
-"""The commits that ran a compiled engine before its speed levers, relative to the repository
+"""The commits that ran an engine before its speed levers, relative to the repository
 (written by ``tools/engine_revisions.py`` from git)."""
 
 
-def engine_revisions(repo: str | Path) -> frozenset[str]:
-    """The commits whose units ran the engines the cost model was fitted on
-    (:data:`ENGINE_REVISIONS`; empty when the repository has no such file)."""
+_NO_COMMIT = frozenset({"None", "unknown"})
+"""A measurement that names no commit (a job before records named theirs, a reused unit whose
+origin file is gone) is older than the engines' levers, which came after commits were recorded."""
+
+
+def engine_revisions(repo: str | Path) -> dict[str, frozenset[str]]:
+    """Commit -> the engines whose speed levers its units ran without
+    (:data:`ENGINE_REVISIONS`; empty when the repository has no such file). A commit not
+    listed ran today's code."""
     path = Path(repo) / ENGINE_REVISIONS
     if not path.is_file():
-        return frozenset()
+        return {}
+    found: dict[str, set[str]] = {}
     with path.open(encoding="utf-8", newline="") as handle:
-        rows = csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
-        return frozenset(row["commit"] for row in rows)
+        for row in csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t"):
+            found.setdefault(row["commit"], set()).add(row["engine"])
+    return {commit: frozenset(engines) for commit, engines in found.items()}
+
+
+def levers_lacked(commit: str | None, earlier: Mapping[str, frozenset[str]]) -> frozenset[str] | None:
+    """The engines whose levers a unit computed at ``commit`` lacked: those ``earlier`` lists
+    for it, none for a commit it does not list, every engine's (None) for a measurement that
+    names no commit (:data:`_NO_COMMIT`)."""
+    if commit is None or str(commit) in _NO_COMMIT:
+        return None
+    return earlier.get(str(commit), frozenset())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,16 +92,17 @@ class Calibration:
         return self.planned / self.measured
 
 
-_NO_COMMIT = frozenset({"None", "unknown"})
-"""A measurement that names no commit (a job before records named theirs, a reused unit whose
-origin file is gone) is older than the engines' levers, which came after commits were recorded."""
+Lacked = frozenset[str] | None
+"""The engines whose speed levers a measurement ran without (None: every engine's)."""
 
 
-def measured_job_cpu(provenance: Mapping[str, Any], earlier: frozenset[str] = frozenset(),
-                     ) -> dict[str, tuple[float, float]]:
-    """``dataset/chunkN`` -> (CPU seconds at today's engines, CPU seconds at the engines before
-    their levers: commits in ``earlier``) of every experiment job with a measurement."""
-    out: dict[str, tuple[float, float]] = {}
+def measured_job_cpu(provenance: Mapping[str, Any], earlier: Mapping[str, frozenset[str]] | None = None,
+                     ) -> dict[str, dict[Lacked, float]]:
+    """``dataset/chunkN`` -> its CPU seconds by the levers their code lacked
+    (:func:`levers_lacked`: an empty set is today's code), for every experiment job with a
+    measurement; ``earlier`` is :func:`engine_revisions`."""
+    earlier = earlier or {}
+    out: dict[str, dict[Lacked, float]] = {}
     for job in provenance["jobs"]:
         label = job["job"]
         if not label.startswith("experiment_job/"):
@@ -97,8 +116,11 @@ def measured_job_cpu(provenance: Mapping[str, Any], earlier: frozenset[str] = fr
             by_commit = {str(records.get("commit")): float(job["cpu_s"])}
         else:
             continue
-        then = sum(seconds for commit, seconds in by_commit.items() if commit in earlier or commit in _NO_COMMIT)
-        out[label.removeprefix("experiment_job/")] = (sum(by_commit.values()) - then, then)
+        by_levers: dict[Lacked, float] = {}
+        for commit, seconds in by_commit.items():
+            lacked = levers_lacked(commit, earlier)
+            by_levers[lacked] = by_levers.get(lacked, 0.0) + seconds
+        out[label.removeprefix("experiment_job/")] = by_levers
     return out
 
 
@@ -161,16 +183,24 @@ def planned_vs_measured(path: str | Path, repo: str | Path) -> Calibration | Non
     plan = plan_of_provenance(provenance, repo)
     if plan is None:
         return None
-    with priced_at_fitted_engines():
-        fitted = plan_of_provenance(provenance, repo) or {}
+    earlier_plans: dict[Lacked, dict[str, list[Any]]] = {}
+    for lacked in {lacked for by_levers in measured.values() for lacked in by_levers if lacked != frozenset()}:
+        with priced_before_levers(lacked):
+            earlier_plans[lacked] = plan_of_provenance(provenance, repo) or {}
     per_dataset: dict[str, tuple[float, float]] = {}
     for dataset, chunks in plan.items():
-        jobs = [seconds for label, seconds in measured.items() if label.split("/")[0] == dataset]
+        jobs = [by_levers for label, by_levers in measured.items() if label.split("/")[0] == dataset]
         if jobs:  # the plan prices only the datasets whose jobs were measured
             today = sum(chunk.estimated_seconds for chunk in chunks)
-            then = sum(chunk.estimated_seconds for chunk in fitted.get(dataset, ()))
-            speed = today / then if then > 0 else 1.0  # the model's own lever for these units
-            per_dataset[dataset] = (today, sum(now + earlier * speed for now, earlier in jobs))
+            total = 0.0
+            for by_levers in jobs:
+                for lacked, seconds in by_levers.items():
+                    if lacked == frozenset():
+                        total += seconds
+                        continue
+                    then = sum(chunk.estimated_seconds for chunk in earlier_plans[lacked].get(dataset, ()))
+                    total += seconds * (today / then if then > 0 else 1.0)  # the model's own levers
+            per_dataset[dataset] = (today, total)
     ran = provenance["experiment"]["settings"]
     return Calibration(provenance["experiment"]["name"], ran["scale"],
                        sum(p for p, _ in per_dataset.values()), sum(m for _, m in per_dataset.values()),

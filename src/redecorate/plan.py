@@ -32,13 +32,13 @@ from typing import Any
 
 import yaml
 
-from redecorate.calibration import engine_revisions
+from redecorate.calibration import engine_revisions, levers_lacked
 from redecorate.config import ExperimentConfigError
 from redecorate.data import load_dataset, load_prepared
 from redecorate.job_records import job_record_info, kept_units, unit_commits, unit_key
 from redecorate.kinds import ExperimentSpec, get_kind
 from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minutes
-from redecorate.learners.cost import priced_at_fitted_engines
+from redecorate.learners.cost import priced_before_levers
 from redecorate.run_config import load_run, parse_config_values
 
 __all__ = ["AlgorithmCost", "Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "main",
@@ -186,7 +186,7 @@ def data_loader(dataset: str, registry: Mapping[str, Any], data_dir: str | Path,
 def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_seconds: float,
                     record_roots: Sequence[str | Path],
                     data: Callable[[str], Callable[[], Any]] | None = None,
-                    earlier: frozenset[str] = frozenset()) -> ExperimentPlan:
+                    earlier: Mapping[str, frozenset[str]] | None = None) -> ExperimentPlan:
     """The plan of one experiment: its jobs
     as the workflow plans them, each unit priced by the kind's cost model and looked up by
     unit key under ``record_roots`` (``records_from`` and this scale's results directory).
@@ -195,9 +195,10 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
     data price from it (chapter 8's: how many masked rows coincide); the jobs are packed as
     the workflow packs them, from the declared sizes alone.
 
-    A recorded unit computed at a commit in ``earlier`` (engines before their speed levers:
-    :func:`redecorate.calibration.engine_revisions`) is compared with its price at those
-    engines, so plan/measured says how far today's model is from what it prices."""
+    A recorded unit computed at a commit in ``earlier`` (commit -> the engines whose speed
+    levers it lacked: :func:`redecorate.calibration.engine_revisions`) is compared with its
+    price before those levers, so plan/measured says how far today's model is from what it
+    prices."""
     kind = get_kind(spec.kind)
     settings = kind.job_settings(spec)
     roots = [str(r) for r in record_roots]
@@ -220,8 +221,9 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
                 if key in recorded:
                     done += 1
                     measured, commit = recorded[key]
-                    if commit is None or commit in earlier:
-                        with priced_at_fitted_engines():
+                    lacked = levers_lacked(commit, earlier or {})
+                    if lacked != frozenset():
+                        with priced_before_levers(lacked):
                             then = max(0.0, float(kind.unit_cost(settings, unit, shape)))
                         measured *= cost / then if then > 0 else 1.0  # at today's engines
                     done_planned += cost

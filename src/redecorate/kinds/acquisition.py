@@ -35,7 +35,7 @@ from typing import Any
 from redecorate.config import ExperimentConfigError
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Fold, Record, Unit
 from redecorate.kinds.report_keys import comparisons_schema, deferred_report
-from redecorate.learners.cost import estimated_fit_seconds
+from redecorate.learners.cost import before_lever, estimated_fit_seconds
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.params import check_learner
 from redecorate.protocol.folds import run_folds
@@ -174,10 +174,20 @@ ASSUMED_NUMERIC_SHARE = 0.25
 not declare feature types)."""
 
 
+MERGED_ROWS = "masked_rows"
+"""The lever of the acquisition loop (``config/engine_revisions.tsv``): since e4e7f28 a fit
+learns each distinct masked row once with its count. Code before it fitted DECORATE on every
+copy (2.4–3.2× the CPU on kr-vs-kp and hypothyroid), so the calibration prices units computed
+there with ``rows`` = the pool. J48's fits are not repriced: merging changed little of their
+CPU (copies / merged 0.7–1.7 on kr-vs-kp and hypothyroid, ``benchmarks/results/acquisition_fit.md``)."""
+
+
 def _fit_cost(entry: Mapping[str, Any], rows: float, pool: float, n_attributes: int,
               numeric_share: float) -> float:
     """One fit of the entry's learner that sees ``rows`` distinct rows of a pool of ``pool``."""
     if entry["learner"] == "decorate":
+        if before_lever(MERGED_ROWS):
+            rows = pool  # every copy, as the loop fitted before merging
         # Each member learns from the rows and from |R| = |pool| artificial rows, where the
         # learner's estimate for n examples counts n artificial ones: the mean of the two.
         factor = MASKED_FIT_FACTOR["decorate"] * (1 + DECORATE_NUMERIC_WEIGHT * numeric_share)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import inspect
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +37,8 @@ __all__ = [
     "fit_members",
     "fit_seconds",
     "network_weights",
-    "priced_at_fitted_engines",
+    "before_lever",
+    "priced_before_levers",
 ]
 
 REFERENCE_EXAMPLES = 300.0
@@ -78,20 +79,30 @@ PETs 0.46, credit-g ActiveDecorate 0.53, kr-vs-kp masked-pool DECORATE 0.43; mea
 turns on one machine, where comparing runs also measures their load). The committed runs the values were fitted to ran the
 earlier engine (their commits: ``config/engine_revisions.tsv``), so a plan prices today's
 engine as fitted × this factor, and :mod:`redecorate.calibration` prices those runs' units
-without it (:func:`priced_at_fitted_engines`)."""
+without it (:func:`priced_before_levers`)."""
 
-_ENGINE_SPEED = contextvars.ContextVar[Mapping[str, float]]("engine_speed", default=ENGINE_SPEED)
+_BEFORE_LEVERS = contextvars.ContextVar[frozenset[str] | None]("before_levers", default=frozenset())
+"""The engines whose speed levers the code being priced lacked (None: every engine's)."""
 
 
 @contextlib.contextmanager
-def priced_at_fitted_engines() -> Iterator[None]:
-    """Within the block, fits are priced on the engines ``per_example`` was fitted on (no
-    :data:`ENGINE_SPEED`): what a run at an earlier commit cost, for the calibration."""
-    token = _ENGINE_SPEED.set({})
+def priced_before_levers(engines: Iterable[str] | None = None) -> Iterator[None]:
+    """Within the block, fits are priced as the code before the speed levers of ``engines``
+    ran them (None: every engine's): no :data:`ENGINE_SPEED` for those engines, and a kind's
+    cost model asks :func:`before_lever` for its own (chapter 8's merged masked rows). What a
+    run at an earlier commit cost, for the calibration (``config/engine_revisions.tsv``)."""
+    token = _BEFORE_LEVERS.set(None if engines is None else frozenset(engines))
     try:
         yield
     finally:
-        _ENGINE_SPEED.reset(token)
+        _BEFORE_LEVERS.reset(token)
+
+
+def before_lever(engine: str) -> bool:
+    """Whether the code being priced lacks the speed levers of ``engine``
+    (:func:`priced_before_levers`; outside such a block: no, today's code is priced)."""
+    absent = _BEFORE_LEVERS.get()
+    return absent is None or engine in absent
 
 
 WORK_PARAMETERS = ("epochs", "updates_per_example")
@@ -252,7 +263,9 @@ def _speed(cls: type, spelled: Mapping[str, Any]) -> float:
     """:data:`ENGINE_SPEED` of the engine a fit runs on (its base learner's, if one is given)."""
     member = _base_member(cls, spelled)
     engine = (member or cls).fit_cost.engine
-    return _ENGINE_SPEED.get().get(engine, 1.0) if engine is not None else 1.0
+    if engine is None or before_lever(engine):
+        return 1.0
+    return ENGINE_SPEED.get(engine, 1.0)
 
 
 def engine_speed(name: str, params: Mapping[str, Any] | None = None) -> float:
