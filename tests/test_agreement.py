@@ -93,6 +93,31 @@ def test_the_bootstrap_interval_covers_the_statistic_and_narrows_with_more_folds
     assert all(np.isnan(bootstrap_interval(mean, few[:1])))
 
 
+def test_the_interval_of_a_selection_statistic_is_centred_on_its_value() -> None:
+    """The largest point of a noisy mean curve (the top-20 % reduction selects so): a
+    replicate's noisier mean curve has a larger maximum, so the plain percentile interval
+    leans above the value; centred, its middle is the value, and a linear statistic's
+    interval barely moves (its replicates are not biased)."""
+    rng = np.random.default_rng(3)
+    curves = rng.normal(size=(20, 40))  # a flat truth, noise only
+
+    def top(curve: np.ndarray) -> float:
+        return float(curve.max())
+
+    def mean(curve: np.ndarray) -> float:
+        return float(curve.mean())
+
+    value = curves.mean(axis=0).max()
+    plain_low, plain_high = bootstrap_interval(top, curves, centered=False)
+    low, high = bootstrap_interval(top, curves)
+    assert (plain_low + plain_high) / 2 - value > 0.05  # the plain interval leans above
+    assert abs((low + high) / 2 - value) < 0.025 and high - low == pytest.approx(plain_high - plain_low)
+    vectorized = bootstrap_interval(lambda m: m.max(axis=1), curves, vectorized=True)
+    assert vectorized == pytest.approx((low, high))
+    centred, plain = bootstrap_interval(mean, curves), bootstrap_interval(mean, curves, centered=False)
+    assert centred == pytest.approx(plain, abs=0.005)
+
+
 def test_the_bootstrap_pairs_the_rows_of_both_systems() -> None:
     # A = B + 1 on every fold, whatever B is: paired resampling keeps the difference at
     # exactly 1; resampling the two systems independently would not.

@@ -43,3 +43,15 @@ def test_a_report_is_rewritten_from_the_records_and_nothing_else_is_touched(tmp_
 def test_an_experiment_that_is_not_committed_is_refused_with_the_available_ones(tmp_path: Path, tool) -> None:
     with pytest.raises(SystemExit):
         tool.main(["no_such_experiment", "--records", str(tmp_path)])
+
+
+def test_readings_and_pilot_folders_are_rewritten_from_their_own_experiment_files(tool) -> None:
+    """A folder named after a shipped experiment uses config/experiments/; a readings or pilot
+    folder the experiment file its provenance recorded, kept beside it or at that path here."""
+    listed = tool.committed(REPO / "reproduced")
+    assert {"ch6_active", "ch7_readings", "ch8_afa/table_8.3_pilot", "ch7_readings_schedule/ch7_binary_linear"} <= set(listed)
+    assert tool.experiment_file(REPO / "reproduced" / "ch6_active") == REPO / "config/experiments/ch6_active.yaml"
+    pilot = REPO / "reproduced" / "ch8_afa" / "table_8.3_pilot"
+    assert tool.experiment_file(pilot) == pilot / "ch8_afa_decorate.yaml"
+    aulc = tool.experiment_file(REPO / "reproduced" / "ch7_readings_aulc")
+    assert aulc == REPO / "reproduced" / "ch7_readings" / "ch7_readings_aulc.yaml"

@@ -1,8 +1,11 @@
 """Rewrite committed experiment reports from their committed records with today's code.
 
 Usage: ``python3 tools/regenerate_reports.py [EXPERIMENT ...] [--records reproduced]``
-(default: every experiment under ``reproduced/`` with combined records, a provenance file and
-an experiment file in ``config/experiments/``).
+(default: every directory under ``reproduced/``, one or two levels down, with combined records,
+a summary, a provenance file and an experiment file: ``config/experiments/<name>.yaml`` for a
+directory named after a shipped experiment, else the experiment file its provenance records,
+kept beside it or at that path in the repository, e.g. ``ch7_readings``,
+``ch8_afa/table_8.3_pilot``).
 
 Why: a committed report is otherwise rewritten only when its experiment runs again, so it keeps
 the layout and the measures of the code that ran it; a campaign that finishes an experiment, a
@@ -40,23 +43,47 @@ KEPT = ("replication.md", "replication.csv", "replication_conclusions.csv")
 """The replication files a committed experiment directory keeps (no HTML page)."""
 
 
+def experiment_file(directory: Path) -> Path | None:
+    """The experiment file of a committed run's directory: the shipped one for a directory
+    named after a shipped experiment; else the file its provenance records, kept beside it or
+    found at the longest tail of that (other checkout's) path that exists here."""
+    shipped = ROOT / "config" / "experiments" / f"{directory.name}.yaml"
+    if shipped.is_file():
+        return shipped
+    provenance = directory / "provenance.json"
+    if not provenance.is_file():
+        return None
+    recorded = Path(str(json.loads(provenance.read_text(encoding="utf-8"))["experiment"].get("file") or ""))
+    if recorded.name and (directory / recorded.name).is_file():
+        return directory / recorded.name
+    parts = recorded.parts
+    for start in range(1, len(parts)):
+        candidate = ROOT.joinpath(*parts[start:])
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def committed(records: Path) -> list[str]:
-    """Every experiment under ``records`` this tool can rewrite."""
-    return sorted(d.name for d in records.iterdir()
-                  if (d / "records.parquet").is_file() and (d / "summary.csv").is_file()
-                  and (d / "provenance.json").is_file()
-                  and (ROOT / "config" / "experiments" / f"{d.name}.yaml").is_file())  # fmt: skip
+    """Every run directory under ``records`` (one or two levels down) this tool can rewrite,
+    relative to ``records``."""
+    found = []
+    for d in sorted([*records.glob("*/"), *records.glob("*/*/")]):
+        if ((d / "records.parquet").is_file() and (d / "summary.csv").is_file()
+                and (d / "provenance.json").is_file() and experiment_file(d) is not None):
+            found.append(d.relative_to(records).as_posix())
+    return found
 
 
 def regenerate(directory: Path) -> list[str]:
     """Rewrite the report in ``directory`` (``<root>/<experiment>``); the files that changed."""
-    name = directory.name
     provenance = json.loads((directory / "provenance.json").read_text(encoding="utf-8"))
     scale = provenance["experiment"]["settings"]["scale"]
-    spec = load_experiment(ROOT / "config" / "experiments" / f"{name}.yaml",
-                           schema=ROOT / "workflow" / "schemas" / "experiment.schema.yaml", scale=scale)
+    path = experiment_file(directory)
+    assert path is not None, directory  # committed() lists only directories with one
+    spec = load_experiment(path, schema=ROOT / "workflow" / "schemas" / "experiment.schema.yaml", scale=scale)
     report = report_settings(spec, ROOT / "config" / "published").to_json()
-    with tempfile.TemporaryDirectory(prefix=f"report_{name}_") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"report_{directory.name}_") as tmp:
         out = Path(tmp)
         write_experiment_report(pd.read_parquet(directory / "records.parquet"),
                                 pd.read_csv(directory / "summary.csv"), report, ReportFiles.in_directory(out))

@@ -10,6 +10,11 @@ Spearman's rho of printed vs reproduced counts, and the target error's distance 
 printed one. It adds a bootstrap over folds of "examples needed", and Table 6.4 under the
 selection-utility readings run by ch6_committees_readings.yaml (when its records exist).
 
+It also checks the intervals every report sets beside a printed cell (a paired bootstrap over
+runs × folds, ``redecorate.report.agreement.bootstrap_interval``) without the printed values:
+where the cell's value sits among its replicates, and whether the interval of one run's folds
+holds the other run's value, missing on either side about equally, as it should.
+
 Run from the repository root: ``PYTHONPATH=src python3 reproduced/ch6_readings/readings.py``.
 Writes readings.md, readings.csv and bootstrap.csv next to this file.
 """
@@ -25,7 +30,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
-from redecorate.report.active_learning import active_summary
+from redecorate.report.active_learning import active_summary, curve_statistics, system_fold_errors
+from redecorate.report.agreement import BOOTSTRAP_REPLICATES, _replicate_weights, bootstrap_interval
 from redecorate.report.curves import fold_curve_pair, fold_errors
 from redecorate.report.published import read_published
 from redecorate.report.tables import markdown_table
@@ -195,6 +201,101 @@ def reduction_readings(records: pd.DataFrame, table: str, baseline: str, others:
     return rows
 
 
+SELECTIONS = ("relative", "absolute")
+"""Which points are "the 20 % of points on the learning curve, where the largest improvements are
+produced": those with the largest % reduction r(p) (the report's), or the largest difference
+of the errors E_B(p) - E_A(p) (an improvement in points of error)."""
+AVERAGINGS = ("points", "errors")
+"""What "the percentage error reduction averaged over" the selected points is: the mean of
+r(p) over them (the report's), or the % reduction of the errors averaged over them."""
+
+
+def _top20(base: np.ndarray, mine: np.ndarray, selection: str, averaging: str) -> float:
+    """Tables 6.2/6.3's top-20 % reduction of two mean curves under one reading (⌈20 %⌉ of the
+    defined points, as the report counts them)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = 100.0 * (base - mine) / base
+    r[(base == 0) & (mine == 0)] = 0.0
+    r[(base == 0) & (mine != 0)] = np.nan
+    defined = np.flatnonzero(~np.isnan(r))
+    k = min(defined.size, max(1, int(np.ceil(0.2 * defined.size - 1e-9))))
+    key = r if selection == "relative" else base - mine
+    chosen = defined[np.argsort(-key[defined], kind="stable")][:k]
+    if averaging == "points":
+        return float(r[chosen].mean())
+    return float(100.0 * (base[chosen].mean() - mine[chosen].mean()) / base[chosen].mean())
+
+
+def selection_readings(records: pd.DataFrame, table: str, baseline: str, others: Sequence[str]
+                       ) -> list[dict[str, Any]]:
+    """Tables 6.2 / 6.3's top-20 % reductions under every selection × averaging, scored
+    against the printed values (the report's reading is relative × points)."""
+    published = _published(table, "top20_error_reduction")[list(others)]
+    trivial_system, trivial = _trivial(published, lower_is_better=False)
+    curves = {(d, s): (b.mean(axis=0), m.mean(axis=0))
+              for d, s, _, m, b in system_fold_errors(records, baseline, others, list(published.index))
+              if s != baseline}  # fmt: skip
+    rows = []
+    for selection, averaging in itertools.product(SELECTIONS, AVERAGINGS):
+        values = pd.Series({key: _top20(b, m, selection, averaging) for key, (b, m) in curves.items()}
+                           ).unstack().reindex(index=published.index)[list(others)]
+        difference = (published - values).to_numpy(dtype=float)
+        rho, cells = _spearman(published, values)
+        agree, _ = _agreement(values, published, False, "all")
+        rows.append({"table": table, "selection": selection, "averaging": averaging,
+                     "winner_agreement": agree, "trivial": trivial, "spearman_values": rho, "cells": cells,
+                     "mae": float(np.nanmean(np.abs(difference))),
+                     "printed_minus_ours": float(np.nanmean(difference))})
+    return rows
+
+
+INTERVAL_STATISTICS = ("top20_error_reduction", "error_reduction", "examples_to_target")
+
+
+def interval_checks(records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str],
+                    experiment: str) -> list[dict[str, Any]]:
+    """Per statistic: the value's percentile among its bootstrap replicates (median over the
+    cells; 50 % for an unbiased statistic), and, with the folds split by run, how often one
+    run's value falls below or above the other run's plain and centred 95 % intervals."""
+    rows = []
+    for statistic in INTERVAL_STATISTICS:
+        positions: list[float] = []
+        misses = dict.fromkeys(("plain_below", "plain_above", "centred_below", "centred_above"), 0)
+        cells = 0
+        for _, system, n, e_mine, e_base in system_fold_errors(records, baseline, others, datasets):
+            if system == baseline:
+                continue
+            f = curve_statistics(n)[statistic]
+            value = float(f(e_base.mean(axis=0)[None, :], e_mine.mean(axis=0)[None, :])[0])
+            weights = _replicate_weights(len(e_base), BOOTSTRAP_REPLICATES, 0)  # the reports' replicates
+            replicates = f(weights @ e_base, weights @ e_mine)
+            replicates = replicates[np.isfinite(replicates)]
+            if np.isfinite(value) and replicates.size:
+                positions.append(100.0 * float((replicates < value).mean()))
+        for fit, check in ((0, 1), (1, 0)):
+            halves = [{(d, s): (n, m, b) for d, s, n, m, b in system_fold_errors(records[records["run"] == r],
+                                                                                baseline, others, datasets)}
+                      for r in (fit, check)]
+            for key, (n, e_mine, e_base) in halves[0].items():
+                if key[1] == baseline or key not in halves[1]:
+                    continue
+                n2, m2, b2 = halves[1][key]
+                other = float(curve_statistics(n2)[statistic](b2.mean(axis=0)[None, :], m2.mean(axis=0)[None, :])[0])
+                f = curve_statistics(n)[statistic]
+                plain = bootstrap_interval(f, e_base, e_mine, vectorized=True, centered=False)
+                centred = bootstrap_interval(f, e_base, e_mine, vectorized=True)
+                if not (np.isfinite(other) and np.isfinite(plain[0]) and np.isfinite(centred[0])):
+                    continue
+                cells += 1
+                for name, (low, high) in (("plain", plain), ("centred", centred)):
+                    misses[f"{name}_below"] += other < low
+                    misses[f"{name}_above"] += other > high
+        rows.append({"experiment": experiment, "statistic": statistic,
+                     "value_percentile": float(np.median(positions)) if positions else float("nan"),
+                     "split_cells": cells, **misses})
+    return rows
+
+
 def fold_spread(curves: Curves, readings: Sequence[tuple[str, str]]) -> pd.DataFrame:
     """Per (dataset, system, reading): the count, its bootstrap over folds and the folds' own
     first crossings (mean, standard error, how many folds never reach the target)."""
@@ -273,6 +374,11 @@ def main() -> None:
     t63 = pd.DataFrame(utilization_readings(curves_63, "6.3", UTILITY[1]))
     r62 = pd.DataFrame(reduction_readings(active, "6.2", *ACTIVE))
     r63 = pd.DataFrame(reduction_readings(utility, "6.3", *UTILITY))
+    selections = pd.DataFrame(selection_readings(active, "6.2", *ACTIVE) + selection_readings(utility, "6.3", *UTILITY))
+    selections.to_csv(HERE / "selections.csv", index=False)
+    intervals = pd.DataFrame(interval_checks(active, *ACTIVE, datasets, "ch6_active")
+                             + interval_checks(utility, *UTILITY, datasets, "ch6_utility"))
+    intervals.to_csv(HERE / "intervals.csv", index=False)
     spread = fold_spread(curves_61, [("common", "first"), ("union", "first")])
     spread.to_csv(HERE / "bootstrap.csv", index=False)
     readings = pd.concat([t61.assign(kind="utilization"), t63.assign(kind="utilization"),
@@ -325,6 +431,30 @@ def main() -> None:
         "`significant`: cells with a significant reduction (printed: Table 6.3 says all 30 are).",
         "",
         _table(pd.concat([r62, r63]), ["table", *r_cols], fmt),
+        "",
+        "## Tables 6.2 and 6.3: which points are the top 20 %, and what is averaged over them",
+        "",
+        "\"The percentage error reduction averaged over only the 20 % of points on the learning curve,",
+        "where the largest improvements are produced\" [L1249]: `selection` relative picks the points",
+        "with the largest % reduction, absolute the largest difference of the errors; `averaging`",
+        "points takes the mean of the % reductions there, errors the % reduction of the mean errors",
+        "there. `printed_minus_ours`: the mean signed difference (the report's reading is relative ×",
+        "points).",
+        "",
+        _table(selections, ["table", "selection", "averaging", "winner_agreement", "trivial", "spearman_values",
+                            "cells", "mae", "printed_minus_ours"], {**fmt, "printed_minus_ours": ".2f"}),
+        "",
+        "## Intervals: are they centred on the value they bound?",
+        "",
+        "Without the printed values. `value_percentile`: where a cell's value on all folds sits among",
+        f"its {BOOTSTRAP_REPLICATES} bootstrap replicates (median over the cells; 50 for an unbiased",
+        "statistic). With the folds split by run, `plain_*`/`centred_*` count how often one run's value",
+        "falls below or above the other run's 95 % interval, plain percentile or centred on the value",
+        "(the reports' intervals, `redecorate.report.agreement.bootstrap_interval`): an interval around",
+        "the value misses on both sides about equally.",
+        "",
+        _table(intervals, ["experiment", "statistic", "value_percentile", "split_cells", "plain_below",
+                           "plain_above", "centred_below", "centred_above"], {"value_percentile": ".0f"}),
         "",
         f"## How stable is a first crossing? Bootstrap over folds ({RESAMPLES} resamples), Table 6.1",
         "",

@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportOutputs, ReportSettings
 
 __all__ = ["REDUCTIONS", "STATISTICS", "THESIS_FOLDS", "THESIS_RUNS", "active_conclusions", "active_intervals",
+           "curve_statistics", "system_fold_errors",
            "active_summary", "evidence", "replication_cells", "write_report"]
 
 THESIS_RUNS, THESIS_FOLDS = 2, 10
@@ -205,16 +206,34 @@ def active_intervals(records: pd.DataFrame, baseline: str, others: Sequence[str]
     rows = []
     for dataset, system, mine, base in _system_errors(records, baseline, others, datasets):
         n, e_mine, e_base = common_points(mine, base)
-        counts = _utilization(n, int(n[-1]))
-        statistics: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-            "examples_to_target": lambda b, m, counts=counts: counts(b, m)[0]}
-        if system != baseline:
-            statistics.update(utilization_ratio=lambda b, m, counts=counts: counts(b, m)[1],
-                              top20_error_reduction=_top20, error_reduction=_all_points)
-        for name, statistic in statistics.items():
+        for name, statistic in curve_statistics(n, baseline=system == baseline).items():
             low, high = bootstrap_interval(statistic, e_base, e_mine, vectorized=True)
             rows.append({"dataset": dataset, "system": system, "statistic": name, "low": low, "high": high})
     return pd.DataFrame(rows, columns=["dataset", "system", "statistic", "low", "high"])
+
+
+def system_fold_errors(records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str]
+                       ) -> Iterator[tuple[str, str, np.ndarray, np.ndarray, np.ndarray]]:
+    """(dataset, system, curve sizes, the system's and the baseline's per-fold errors on them)
+    for every system that ran beside the baseline, the baseline itself first: the matrices
+    :func:`curve_statistics` and the intervals read."""
+    for dataset, system, mine, base in _system_errors(records, baseline, others, datasets):
+        n, e_mine, e_base = common_points(mine, base)
+        yield dataset, system, n, e_mine, e_base
+
+
+def curve_statistics(n: np.ndarray, *, baseline: bool = False
+                     ) -> dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
+    """The cells of Tables 6.1-6.2 as functions of (baseline, system) mean curves on the sizes
+    ``n``, one row per replicate (:func:`active_intervals`): the examples to the target for
+    every system, the ratio and the reductions for a system beside the baseline."""
+    counts = _utilization(n, int(n[-1]))
+    statistics: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+        "examples_to_target": lambda b, m: counts(b, m)[0]}
+    if not baseline:
+        statistics.update(utilization_ratio=lambda b, m: counts(b, m)[1],
+                          top20_error_reduction=_top20, error_reduction=_all_points)
+    return statistics
 
 
 def _system_cells(by: pd.DataFrame, systems: Sequence[str], cell: Callable[[pd.Series], str]) -> list[str]:

@@ -106,8 +106,8 @@ def _percentile_interval(values: np.ndarray, replicates: int, level: float) -> t
 
 def bootstrap_interval(statistic: Callable[..., float], *fold_matrices: np.ndarray,
                        level: float = BOOTSTRAP_LEVEL, replicates: int = BOOTSTRAP_REPLICATES,
-                       seed: int = 0, vectorized: bool = False) -> tuple[float, float]:
-    """Percentile interval of a statistic of mean curves under resampling the folds.
+                       seed: int = 0, vectorized: bool = False, centered: bool = True) -> tuple[float, float]:
+    """Interval of a statistic of mean curves under resampling the folds, centred on its value.
 
     Every matrix has one row per (run, fold) and one column per curve point, paired across
     the matrices (the same split's curves of two systems). A replicate draws rows with
@@ -122,6 +122,20 @@ def bootstrap_interval(statistic: Callable[..., float], *fold_matrices: np.ndarr
     ``vectorized``: ``statistic`` takes the replicates' mean curves as matrices (one row per
     replicate) and returns one value per row, the same arithmetic row by row as on one
     curve; a thousand replicates are then a few array operations instead of a thousand calls.
+
+    ``centered`` (default): the percentile interval of the replicates is moved by the
+    statistic's value on all folds minus the replicates' mean, so that it is the spread of
+    the statistic around its own value. Many of these statistics are not linear in the curves:
+    the top 20 % of reductions selects the largest, a first crossing the earliest, and a
+    replicate's noisier mean curves push both one way (on chapter 6's committed records the
+    top-20 % value sits at the 15th percentile of its replicates, median over 45 cells, an
+    all-points mean at the 53rd). The plain percentile interval then misses another
+    estimate of the same quantity on one side: with chapter 6's records split into runs 0
+    and 1, one run's top-20 % value fell below the other run's interval 45 times and above it
+    5 times (150 cells); centred, 25 and 19 times, as balanced as the all-points mean's
+    misses (21 and 32), and likewise for the examples to reach the target
+    (``reproduced/ch6_readings/readings.md``, "Intervals"). ``centered=False``: the plain
+    percentile interval. An undefined value on all folds (NaN) leaves the interval uncentred.
     """
     if not fold_matrices:
         raise ValueError("bootstrap_interval needs at least one matrix of per-fold values")
@@ -139,7 +153,15 @@ def bootstrap_interval(statistic: Callable[..., float], *fold_matrices: np.ndarr
         values = np.asarray(statistic(*curves), dtype=np.float64)
     else:
         values = np.array([statistic(*(c[i] for c in curves)) for i in range(replicates)], dtype=np.float64)
-    return _percentile_interval(values, replicates, level)
+    low, high = _percentile_interval(values, replicates, level)
+    if centered and np.isfinite(low):
+        means = [a.mean(axis=0) for a in arrays]
+        value = (float(np.asarray(statistic(*(m[None, :] for m in means)), dtype=np.float64)[0]) if vectorized
+                 else float(statistic(*means)))  # fmt: skip
+        if np.isfinite(value):
+            shift = value - float(values[np.isfinite(values)].mean())
+            low, high = low + shift, high + shift
+    return low, high
 
 
 def mean_intervals(records: pd.DataFrame, keys: Sequence[str], *, value: str = "value",
