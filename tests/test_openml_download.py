@@ -141,6 +141,40 @@ def test_openml_python_settings_are_restored_after_a_download(server: FakeOpenML
     assert after == before
 
 
+def test_downloads_from_two_threads_take_turns_and_restore_the_settings(tmp_path: Path) -> None:
+    """openml-python's settings and requests' send are process globals: two threads that
+    configured them at once would each restore what the other had set, leaving a patched
+    send behind. Inside one call the other thread waits."""
+    import requests.adapters
+
+    from redecorate.data.sources.openml import _client
+
+    original = requests.adapters.HTTPAdapter.send
+    first_in, overlap = threading.Event(), []
+
+    def first() -> None:
+        with _client("http://127.0.0.1:9", tmp_path / "a", 1.0, 0):
+            first_in.set()
+            time.sleep(0.3)
+            overlap.append(second_thread.is_alive() and not second_in.is_set())
+
+    second_in = threading.Event()
+
+    def second() -> None:
+        first_in.wait(5)
+        with _client("http://127.0.0.1:9", tmp_path / "b", 2.0, 0):
+            second_in.set()
+
+    first_thread, second_thread = threading.Thread(target=first), threading.Thread(target=second)
+    first_thread.start()
+    second_thread.start()
+    first_thread.join(10)
+    second_thread.join(10)
+    assert overlap == [True]  # the second waited while the first was configured
+    assert second_in.is_set()
+    assert requests.adapters.HTTPAdapter.send is original
+
+
 def test_corrupt_cache_is_downloaded_again(server: FakeOpenML, tmp_path: Path) -> None:
     server.publish(42, TOY_ARFF)
     load_openml(42, name="toy", data_dir=tmp_path, server=server.base, timeout=5, retries=0)

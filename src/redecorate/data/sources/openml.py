@@ -25,6 +25,7 @@ downloaded once loads without any network access afterwards.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -48,6 +49,10 @@ DEFAULT_RETRIES = 2
 """Extra attempts after a connection failure."""
 OFFLINE_FIX = "--config data_mirror=../shared/datasets/uci"
 _API = "/api/v1/xml"
+_CLIENT_LOCK = threading.Lock()
+"""Held while openml-python is configured for one call: its settings and ``requests``'s
+``send`` are process globals, so two threads downloading at once would each restore what
+the other had set (the last one out leaving a patched ``send`` behind)."""
 
 
 @contextmanager
@@ -57,10 +62,17 @@ def _client(server: str, cache: Path, timeout: float, retries: int) -> Iterator[
     openml-python keeps its server, cache directory and retry policy in module globals, and
     ``requests`` has no global default timeout; both are set here for the duration of the
     call only, so nothing else in the process (another server, a notebook's own settings)
-    is changed.
+    is changed; calls from several threads take turns (:data:`_CLIENT_LOCK`).
     """
     import openml
 
+    with _CLIENT_LOCK, _configured(openml, server, cache, timeout, retries):
+        yield openml
+
+
+@contextmanager
+def _configured(openml: Any, server: str, cache: Path, timeout: float, retries: int) -> Iterator[None]:
+    """The settings of :func:`_client`, restored on the way out (under its lock)."""
     config = openml.config
     saved = (config.server, config.get_config_as_dict()["cachedir"], config.retry_policy,
              config.connection_n_retries, os.environ.get(config.OPENML_SKIP_PARQUET_ENV_VAR))  # fmt: skip
@@ -77,7 +89,7 @@ def _client(server: str, cache: Path, timeout: float, retries: int) -> Iterator[
     os.environ[config.OPENML_SKIP_PARQUET_ENV_VAR] = "true"
     requests.adapters.HTTPAdapter.send = bounded_send
     try:
-        yield openml
+        yield
     finally:
         requests.adapters.HTTPAdapter.send = send
         config.server = saved[0]
