@@ -50,15 +50,15 @@ def _entropy(w):
 
 
 @njit(cache=True)
-def _best_test(class_w, counts, nominal, nominal_offsets, numeric, numeric_offsets, values, weights,
-               n_features):
+def _best_test(class_w, counts, nominal, nominal_offsets, numeric, starts, ends, values, weights, n_features):
     """The test of highest information gain over the statistics of :class:`AttributeCounts`:
     (attribute or -1, threshold or NaN, branches × classes weights of its leaves).
 
     Attributes are scanned in order; a nominal one splits into its declared values (the gain
     of the values observed, scaled by the known fraction), a numeric one at the midpoint of
     the adjacent distinct values with the best binary gain (the first on ties), also scaled
-    by its known fraction. One compiled pass: online boosting asks a member for its test
+    by its known fraction. Numeric attribute ``numeric[a]`` holds ``values[starts[a]:ends[a]]``.
+    One compiled pass: online boosting asks a member for its test
     after every example, where per-attribute array calls cost more than the arithmetic."""
     K = class_w.size
     total = 0.0
@@ -107,7 +107,7 @@ def _best_test(class_w, counts, nominal, nominal_offsets, numeric, numeric_offse
                 best_gain, best_attr, best_threshold = gain, j, np.nan
                 best_lo, best_hi, best_split = lo, hi, -1
         else:
-            lo, hi = numeric_offsets[a], numeric_offsets[a + 1]
+            lo, hi = starts[a], ends[a]
             if hi - lo < 2:
                 continue
             known_w = 0.0
@@ -156,6 +156,56 @@ def _best_test(class_w, counts, nominal, nominal_offsets, numeric, numeric_offse
             column[c] += weights[i, c]
         branches[1, c] = column[c] - branches[0, c]
     return best_attr, best_threshold, branches
+
+
+@njit(cache=True)
+def _leaves(class_w, branches, attribute):
+    """(prior, leaves): the class distribution of all training examples, and each branch's
+    (an empty branch, or no test at all, predicts the prior)."""
+    K = class_w.size
+    total = 0.0
+    for c in range(K):
+        total += class_w[c]
+    prior = np.full(K, 1.0 / K)
+    if total > 0:
+        for c in range(K):
+            prior[c] = class_w[c] / total
+    if attribute < 0:
+        return prior, prior.reshape((1, K)).copy()
+    leaves = np.empty(branches.shape)
+    for b in range(branches.shape[0]):
+        size = 0.0
+        for c in range(K):
+            size += branches[b, c]
+        for c in range(K):
+            leaves[b, c] = branches[b, c] / size if size > 0 else prior[c]
+    return prior, leaves
+
+
+@njit(cache=True)
+def _stump_row(x, attribute, threshold, leaves, prior, out):
+    """Class distribution the stump gives one example, into ``out``: its branch's leaf, or
+    the prior when the tested value is missing or not a declared one."""
+    row = -1
+    if attribute >= 0 and not np.isnan(x[attribute]):
+        v = x[attribute]
+        if np.isnan(threshold):
+            code = np.int64(v)
+            if 0 <= code < leaves.shape[0]:
+                row = code
+        else:
+            row = 1 if v > threshold else 0
+    for c in range(prior.size):
+        out[c] = leaves[row, c] if row >= 0 else prior[c]
+
+
+@njit(cache=True)
+def _stump_proba(X, attribute, threshold, leaves, prior):
+    """:func:`_stump_row` for every row."""
+    out = np.empty((X.shape[0], prior.size))
+    for r in range(X.shape[0]):
+        _stump_row(X[r], attribute, threshold, leaves, prior, out[r])
+    return out
 
 
 class DecisionStump(IncrementalClassifier):
@@ -207,20 +257,12 @@ class DecisionStump(IncrementalClassifier):
             return self._cache
         stats = self._stats
         stats.flush()
-        class_w = stats.class_w
-        total = class_w.sum()
-        prior = class_w / total if total > 0 else np.full(self.n_classes_, 1.0 / self.n_classes_)
         attribute, threshold, branches = _best_test(
-            class_w, stats.counts, stats.nominal, stats.nominal_offsets, stats.numeric, stats.numeric_offsets,
-            stats.values, stats.weights, self._schema.n_features)  # fmt: skip
+            stats.class_w, stats.counts, stats.nominal, stats.nominal_offsets, stats.numeric,
+            stats.numeric_offsets[:-1], stats.numeric_offsets[1:], stats.values, stats.weights,
+            self._schema.n_features)
         attribute = int(attribute)
-        if attribute < 0:
-            branches = None
-        if branches is None:
-            leaves = prior[None, :]
-        else:
-            sizes = branches.sum(axis=1, keepdims=True)
-            leaves = np.where(sizes > 0, branches / np.where(sizes > 0, sizes, 1.0), prior)
+        prior, leaves = _leaves(stats.class_w, branches, attribute)
         self._cache.update(attribute=attribute, threshold=threshold, leaves=leaves, prior=prior)
         return self._cache
 
@@ -242,17 +284,5 @@ class DecisionStump(IncrementalClassifier):
 
     def _proba_encoded(self, X: np.ndarray) -> np.ndarray:
         stump = self._choose()
-        attribute, threshold, leaves = stump["attribute"], stump["threshold"], stump["leaves"]
-        out = np.tile(stump["prior"], (X.shape[0], 1))
-        if attribute < 0:
-            return out
-        col = X[:, attribute]
-        ok = ~np.isnan(col)
-        if np.isnan(threshold):
-            codes = col[ok].astype(np.int64)
-            valid = (codes >= 0) & (codes < leaves.shape[0])
-            rows = np.flatnonzero(ok)[valid]
-            out[rows] = leaves[codes[valid]]
-        else:
-            out[ok] = leaves[(col[ok] > threshold).astype(np.int64)]
-        return out
+        return _stump_proba(np.asarray(X, dtype=np.float64), stump["attribute"], stump["threshold"],
+                            stump["leaves"], stump["prior"])

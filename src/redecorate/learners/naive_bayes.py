@@ -68,53 +68,78 @@ def _precision(values, lo, hi):
 
 
 @njit(cache=True)
-def _estimators(class_w, counts, nominal_offsets, offsets, values, weights, numeric, n_features):
+def _log_prior(class_w, out):
+    """Weka's Laplace-smoothed class prior, log of (Σw_y + 1) / (Σw + K), into ``out``."""
+    K = class_w.size
+    total = 0.0
+    for c in range(K):
+        total += class_w[c]
+    for c in range(K):
+        out[c] = math.log((class_w[c] + 1.0) / (total + K))
+
+
+@njit(cache=True)
+def _nominal_log_column(counts, lo, hi, c, out):
+    """log of (Σw_{y,v} + 1) / (Σw_y + |domain|) of class ``c`` for the declared values
+    ``lo:hi`` of one nominal attribute (rows of the packed table), into ``out``. A new row of
+    class y changes only column y, which is all a stream needs to recompute."""
+    total = 0.0
+    for v in range(lo, hi):
+        total += counts[v, c]
+    for v in range(lo, hi):
+        out[v, c] = math.log((counts[v, c] + 1.0) / (total + (hi - lo)))
+
+
+@njit(cache=True)
+def _normal_estimate(values, weights, lo, hi, j, precision, mean, sd):
+    """Precision and per-class mean and sd of one numeric attribute ``j`` from its sorted
+    distinct ``values[lo:hi]`` and their (values × classes) ``weights``.
+
+    Rounding depends on the precision, which changes with every new distinct value, so the
+    sums are taken afresh over the distinct values (sorted: the same order whatever the
+    stream), not kept running."""
+    K = weights.shape[1]
+    delta = _precision(values, lo, hi)
+    precision[j] = delta
+    sw, s1, s2 = np.zeros(K), np.zeros(K), np.zeros(K)
+    for i in range(lo, hi):
+        r = np.rint(values[i] / delta) * delta
+        rr = r * r
+        for c in range(K):
+            wc = weights[i, c]
+            sw[c] += wc
+            s1[c] += wc * r
+            s2[c] += wc * rr
+    floor = delta / 6.0
+    for c in range(K):
+        m, d = 0.0, 0.0
+        if sw[c] > 0:
+            m = s1[c] / sw[c]
+            d = math.sqrt(abs(s2[c] - m * s1[c]) / sw[c])
+        mean[c, j] = m
+        sd[c, j] = max(floor, d) if d > 1e-10 else floor
+
+
+@njit(cache=True)
+def _estimators(class_w, counts, nominal_offsets, starts, ends, values, weights, numeric, n_features):
     """Weka's estimators from the sufficient statistics (:class:`AttributeCounts`): the
     log class prior; per declared nominal value (a row of the packed table) log of
     (Σw_{y,v} + 1) / (Σw_y + |domain|); per numeric attribute the precision and, per class,
-    mean and sd.
-
-    Rounding depends on the precision, which changes with every new distinct value, so the
-    numeric sums are taken afresh over the distinct values (sorted: the same order whatever
-    the stream), not kept running."""
+    mean and sd. Numeric attribute ``numeric[a]`` holds ``values[starts[a]:ends[a]]``
+    (a packed table has ``starts, ends = offsets[:-1], offsets[1:]``; a stream's member
+    leaves room between attributes)."""
     K = class_w.size
-    log_prior = np.log((class_w + 1.0) / (class_w.sum() + K))
+    log_prior = np.empty(K)
+    _log_prior(class_w, log_prior)
     log_table = np.empty(counts.shape)
     for a in range(nominal_offsets.size - 1):
-        lo, hi = nominal_offsets[a], nominal_offsets[a + 1]
         for c in range(K):
-            total = 0.0
-            for v in range(lo, hi):
-                total += counts[v, c]
-            for v in range(lo, hi):
-                log_table[v, c] = math.log((counts[v, c] + 1.0) / (total + (hi - lo)))
+            _nominal_log_column(counts, nominal_offsets[a], nominal_offsets[a + 1], c, log_table)
     precision = np.full(n_features, np.nan)
     mean = np.full((K, n_features), np.nan)
     sd = np.full((K, n_features), np.nan)
-    sw, s1, s2 = np.empty(K), np.empty(K), np.empty(K)
     for a in range(numeric.size):
-        j, lo, hi = numeric[a], offsets[a], offsets[a + 1]
-        delta = _precision(values, lo, hi)
-        precision[j] = delta
-        sw[:] = 0.0
-        s1[:] = 0.0
-        s2[:] = 0.0
-        for i in range(lo, hi):
-            r = np.rint(values[i] / delta) * delta
-            rr = r * r
-            for c in range(K):
-                wc = weights[i, c]
-                sw[c] += wc
-                s1[c] += wc * r
-                s2[c] += wc * rr
-        floor = delta / 6.0
-        for c in range(K):
-            m, d = 0.0, 0.0
-            if sw[c] > 0:
-                m = s1[c] / sw[c]
-                d = math.sqrt(abs(s2[c] - m * s1[c]) / sw[c])
-            mean[c, j] = m
-            sd[c, j] = max(floor, d) if d > 1e-10 else floor
+        _normal_estimate(values, weights, starts[a], ends[a], numeric[a], precision, mean, sd)
     return log_prior, log_table, precision, mean, sd
 
 
@@ -130,42 +155,48 @@ def _ndtr(a):
 
 
 @njit(cache=True)
-def _posterior(X, nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd):
-    """Class probabilities: log P(y) + Σ_j log max(1e-75, P(x_j | y)) over the non-missing
-    attributes, in attribute order, normalised (one compiled pass: a stream predicts one
-    example at a time, where per-attribute array calls would cost more than the arithmetic)."""
-    n, d = X.shape
+def _posterior_row(x, nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd, out):
+    """Class probabilities of one example into ``out``: log P(y) + Σ_j log max(1e-75,
+    P(x_j | y)) over the non-missing attributes, in attribute order, normalised."""
     K = class_log_prior.size
     log_floor = math.log(_FLOOR)
-    out = np.empty((n, K))
-    joint = np.empty(K)
-    for r in range(n):
-        joint[:] = class_log_prior
-        for j in range(d):
-            v = X[r, j]
-            if np.isnan(v):
-                continue
-            a = nominal_index[j]
-            if a >= 0:
-                code = np.int64(v)
-                lo = nominal_offsets[a]
-                if 0 <= code < nominal_offsets[a + 1] - lo:
-                    for c in range(K):
-                        joint[c] += max(log_table[lo + code, c], log_floor)
-                continue
-            delta = precision[j]
-            x = np.rint(v / delta) * delta
-            for c in range(K):
-                mu, s = mean[c, j], sd[c, j]
-                p = _ndtr((x - mu + delta / 2) / s) - _ndtr((x - mu - delta / 2) / s)
-                joint[c] += math.log(max(p, _FLOOR))
-        top = joint.max()
-        total = 0.0
+    for c in range(K):
+        out[c] = class_log_prior[c]
+    for j in range(x.size):
+        v = x[j]
+        if np.isnan(v):
+            continue
+        a = nominal_index[j]
+        if a >= 0:
+            code = np.int64(v)
+            lo = nominal_offsets[a]
+            if 0 <= code < nominal_offsets[a + 1] - lo:
+                for c in range(K):
+                    out[c] += max(log_table[lo + code, c], log_floor)
+            continue
+        delta = precision[j]
+        r = np.rint(v / delta) * delta
         for c in range(K):
-            joint[c] = math.exp(joint[c] - top)
-            total += joint[c]
-        for c in range(K):
-            out[r, c] = joint[c] / total
+            mu, s = mean[c, j], sd[c, j]
+            p = _ndtr((r - mu + delta / 2) / s) - _ndtr((r - mu - delta / 2) / s)
+            out[c] += math.log(max(p, _FLOOR))
+    top = out.max()
+    total = 0.0
+    for c in range(K):
+        out[c] = math.exp(out[c] - top)
+        total += out[c]
+    for c in range(K):
+        out[c] = out[c] / total
+
+
+@njit(cache=True)
+def _posterior(X, nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd):
+    """Class probabilities of every row (one compiled pass: a stream predicts one example at
+    a time, where per-attribute array calls would cost more than the arithmetic)."""
+    out = np.empty((X.shape[0], class_log_prior.size))
+    for r in range(X.shape[0]):
+        _posterior_row(X[r], nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd,
+                       out[r])
     return out
 
 
@@ -228,8 +259,8 @@ class NaiveBayes(IncrementalClassifier):
             stats = self._stats
             stats.flush()
             log_prior, log_table, precision, mean, sd = _estimators(
-                stats.class_w, stats.counts, stats.nominal_offsets, stats.numeric_offsets, stats.values,
-                stats.weights, stats.numeric, self._schema.n_features)
+                stats.class_w, stats.counts, stats.nominal_offsets, stats.numeric_offsets[:-1],
+                stats.numeric_offsets[1:], stats.values, stats.weights, stats.numeric, self._schema.n_features)
             self._cache.update(class_log_prior=log_prior, log_table=log_table, precision=precision,
                                mean=mean, sd=sd)
         return self._cache

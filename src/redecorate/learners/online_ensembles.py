@@ -17,7 +17,9 @@ lossy learner (backpropagation) gets its examples one at a time, in order, k tim
 times, then λ is scaled by 1/(2(1 − ε_m)) if m now classifies it correctly and by 1/(2ε_m)
 otherwise, where ε_m = λ_sw/(λ_sc + λ_sw) from the weights member m has classified wrongly and
 correctly so far; members vote with weight log((1 − ε_m)/ε_m). The members' λ depend on each
-other's predictions, so boosting runs example by example.
+other's predictions, so boosting runs example by example: for naive Bayes and stump members
+as one compiled loop (:mod:`redecorate.learners.lossless_boosting`, the same model bit for
+bit), for other members through their own ``partial_fit``.
 
 Readings taken where Oza is silent (docs/online.md): a member that has not seen any example does
 not vote; a member with ε_m ≥ 1/2 does not vote (batch AdaBoost stops there; no cut-off is
@@ -51,6 +53,7 @@ from redecorate.learners.base import (
 from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.incremental import class_codes, first_batch_classes
+from redecorate.learners.lossless_boosting import boost_lossless_members, compiled_member_kind
 from redecorate.learners.naive_bayes import NaiveBayes
 from redecorate.util import as_seed_sequence
 
@@ -234,6 +237,11 @@ class OnlineBoosting(_OnlineEnsemble):
         self.lambda_wrong_ = np.zeros(self.n_estimators)
 
     def _learn(self, X: np.ndarray, y: np.ndarray, rates: np.ndarray) -> None:
+        kind = compiled_member_kind(self.estimators_)
+        if kind is not None:  # naive Bayes or stumps: the same loop, compiled
+            boost_lossless_members(self.estimators_, kind, X, y, rates, self._rng, self.lambda_correct_,
+                                   self.lambda_wrong_, self._seen)
+            return
         for i in range(X.shape[0]):
             lam = float(rates[i])
             if lam <= 0:  # a weightless example teaches nothing and tests nothing
