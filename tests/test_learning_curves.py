@@ -194,6 +194,48 @@ def test_percent_error_reduction_and_its_means():
     np.testing.assert_array_equal(top_fraction_points(r11)[:2], [1, 10])
 
 
+
+def test_top_reduction_readings_of_selection_and_averaging():
+    # Ten points -> two selected. The last point is cut from 4 % to 1 % (r = 75, 3 points of
+    # error); the first two from 40 to 30 and 30 to 15 (r = 25 and 50, 10 and 15 points).
+    base = np.array([40.0, 30.0, 20.0, 10.0, 10.0, 8.0, 8.0, 6.0, 5.0, 4.0])
+    sys_ = np.array([30.0, 15.0, 19.0, 10.0, 11.0, 6.0, 8.0, 6.0, 5.0, 1.0])
+    # relative: the largest r, points 9 and 1; absolute: the largest E_B - E_A, points 1 and 0.
+    expected = {("relative", "points"): (75 + 50) / 2,
+                ("relative", "errors"): 100 * (17.0 - 8.0) / 17.0,  # means of (4, 30), (1, 15)
+                ("absolute", "points"): (50 + 25) / 2,
+                ("absolute", "errors"): 100 * (35.0 - 22.5) / 35.0}  # means of (40, 30), (30, 15)
+    assert len({round(v, 6) for v in expected.values()}) == 4
+    for (selection, averaging), value in expected.items():
+        got = top_error_reduction(base, sys_, selection=selection, averaging=averaging)
+        assert got == pytest.approx(value), (selection, averaging)
+    assert top_error_reduction(base, sys_) == pytest.approx(expected["relative", "points"])
+    with pytest.raises(ValueError, match="selection must be one of"):
+        top_error_reduction(base, sys_, selection="difference")
+    with pytest.raises(ValueError, match="averaging must be one of"):
+        top_error_reduction(base, sys_, averaging="mean")
+
+
+def test_top_reduction_of_many_curves_is_the_one_curve_value_per_row():
+    base = np.array([40.0, 30.0, 20.0, 10.0, 10.0, 8.0, 8.0, 6.0, 5.0, 4.0])
+    sys_ = np.array([30.0, 15.0, 19.0, 10.0, 11.0, 6.0, 8.0, 6.0, 5.0, 1.0])
+    # Row 1: five undefined points (baseline 0, system not), so one point of five is selected;
+    # row 2: none defined.
+    bases = np.vstack([base, np.r_[np.zeros(5), base[5:]], np.zeros(10)])
+    systems = np.vstack([sys_, sys_, np.ones(10)])
+    for selection in ("relative", "absolute"):
+        for averaging in ("points", "errors"):
+            rows = top_error_reduction(bases, systems, undefined="nan", selection=selection,
+                                       averaging=averaging)
+            for i in range(2):
+                one = top_error_reduction(bases[i], systems[i], undefined="nan",
+                                          selection=selection, averaging=averaging)
+                assert rows[i] == one
+            assert np.isnan(rows[2])
+    assert top_error_reduction(bases[1], systems[1], undefined="nan") == pytest.approx(75.0)
+    with pytest.raises(ValueError, match="no curve point"):
+        top_error_reduction(bases[2], systems[2], undefined="nan")
+
 def test_zero_baseline_error_is_handled_explicitly():
     assert percent_error_reduction([0.0, 10.0], [0.0, 5.0]).tolist() == [0.0, 50.0]
     with pytest.raises(ValueError, match="undefined"):

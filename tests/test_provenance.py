@@ -10,6 +10,7 @@ from redecorate.provenance import (
     build_provenance,
     canonical_hash,
     dataset_sources,
+    recorded_file,
     write_provenance,
 )
 
@@ -52,3 +53,19 @@ def test_dataset_sources_and_whole_provenance_round_trip(tmp_path: Path) -> None
     out = write_provenance(data, tmp_path / "out" / "provenance.json")
     assert json.loads(out.read_text(encoding="utf-8"))["experiment"]["name"] == "e"
     assert not list((tmp_path / "out").glob("*.tmp"))
+
+
+def test_recorded_file_is_found_at_the_longest_tail_of_its_path_here(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "reproduced" / "ch7_readings").mkdir(parents=True)
+    (repo / "reproduced" / "ch7_readings" / "x.yaml").write_text("a: 1\n", encoding="utf-8")
+    (repo / "ch7_readings").mkdir()
+    (repo / "ch7_readings" / "x.yaml").write_text("a: 2\n", encoding="utf-8")
+    # The other checkout's root "/home/u/redecorate" is dropped part by part; the longest tail
+    # that exists here wins over a shorter one that exists too.
+    found = recorded_file("/home/u/redecorate/reproduced/ch7_readings/x.yaml", repo)
+    assert found == repo / "reproduced" / "ch7_readings" / "x.yaml"
+    shorter = recorded_file(Path("/home/u/redecorate/ch7_readings/x.yaml"), str(repo))
+    assert shorter == repo / "ch7_readings" / "x.yaml"
+    assert recorded_file("/home/u/redecorate/reproduced/elsewhere.yaml", repo) is None
+    assert recorded_file(None, repo) is None and recorded_file("", repo) is None

@@ -38,6 +38,7 @@ import pandas as pd  # noqa: E402
 
 from redecorate.experiment_report import ReportFiles, write_experiment_report  # noqa: E402
 from redecorate.experiments import load_experiment, report_settings  # noqa: E402
+from redecorate.provenance import recorded_file  # noqa: E402
 
 KEPT = ("replication.md", "replication.csv", "replication_conclusions.csv")
 """The replication files a committed experiment directory keeps (no HTML page)."""
@@ -46,7 +47,8 @@ KEPT = ("replication.md", "replication.csv", "replication_conclusions.csv")
 def experiment_file(directory: Path) -> Path | None:
     """The experiment file of a committed run's directory: the shipped one for a directory
     named after a shipped experiment; else the file its provenance records, kept beside it or
-    found at the longest tail of that (other checkout's) path that exists here."""
+    found at the longest tail of that (other checkout's) path that exists here
+    (:func:`redecorate.provenance.recorded_file`)."""
     shipped = ROOT / "config" / "experiments" / f"{directory.name}.yaml"
     if shipped.is_file():
         return shipped
@@ -56,12 +58,7 @@ def experiment_file(directory: Path) -> Path | None:
     recorded = Path(str(json.loads(provenance.read_text(encoding="utf-8"))["experiment"].get("file") or ""))
     if recorded.name and (directory / recorded.name).is_file():
         return directory / recorded.name
-    parts = recorded.parts
-    for start in range(1, len(parts)):
-        candidate = ROOT.joinpath(*parts[start:])
-        if candidate.is_file():
-            return candidate
-    return None
+    return recorded_file(recorded, ROOT)
 
 
 def committed(records: Path) -> list[str]:

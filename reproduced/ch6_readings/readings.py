@@ -36,13 +36,16 @@ from redecorate.report.curves import fold_curve_pair, fold_errors
 from redecorate.report.published import read_published
 from redecorate.report.tables import markdown_table
 from redecorate.stats.learning_curves import (
+    AVERAGINGS,
     CROSSINGS,
     PAIRINGS,
     ROUNDINGS,
+    SELECTIONS,
     WINDOWS,
     bootstrap_examples_needed,
     fold_data_utilization,
     fold_first_crossings,
+    top_error_reduction,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -201,31 +204,6 @@ def reduction_readings(records: pd.DataFrame, table: str, baseline: str, others:
     return rows
 
 
-SELECTIONS = ("relative", "absolute")
-"""Which points are "the 20 % of points on the learning curve, where the largest improvements are
-produced": those with the largest % reduction r(p) (the report's), or the largest difference
-of the errors E_B(p) - E_A(p) (an improvement in points of error)."""
-AVERAGINGS = ("points", "errors")
-"""What "the percentage error reduction averaged over" the selected points is: the mean of
-r(p) over them (the report's), or the % reduction of the errors averaged over them."""
-
-
-def _top20(base: np.ndarray, mine: np.ndarray, selection: str, averaging: str) -> float:
-    """Tables 6.2/6.3's top-20 % reduction of two mean curves under one reading (⌈20 %⌉ of the
-    defined points, as the report counts them)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = 100.0 * (base - mine) / base
-    r[(base == 0) & (mine == 0)] = 0.0
-    r[(base == 0) & (mine != 0)] = np.nan
-    defined = np.flatnonzero(~np.isnan(r))
-    k = min(defined.size, max(1, int(np.ceil(0.2 * defined.size - 1e-9))))
-    key = r if selection == "relative" else base - mine
-    chosen = defined[np.argsort(-key[defined], kind="stable")][:k]
-    if averaging == "points":
-        return float(r[chosen].mean())
-    return float(100.0 * (base[chosen].mean() - mine[chosen].mean()) / base[chosen].mean())
-
-
 def selection_readings(records: pd.DataFrame, table: str, baseline: str, others: Sequence[str]
                        ) -> list[dict[str, Any]]:
     """Tables 6.2 / 6.3's top-20 % reductions under every selection × averaging, scored
@@ -237,7 +215,8 @@ def selection_readings(records: pd.DataFrame, table: str, baseline: str, others:
               if s != baseline}  # fmt: skip
     rows = []
     for selection, averaging in itertools.product(SELECTIONS, AVERAGINGS):
-        values = pd.Series({key: _top20(b, m, selection, averaging) for key, (b, m) in curves.items()}
+        values = pd.Series({key: top_error_reduction(b, m, undefined="nan", selection=selection, averaging=averaging)
+                            for key, (b, m) in curves.items()}
                            ).unstack().reindex(index=published.index)[list(others)]
         difference = (published - values).to_numpy(dtype=float)
         rho, cells = _spearman(published, values)

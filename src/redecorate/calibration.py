@@ -39,6 +39,7 @@ from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
 from redecorate.learners.cost import priced_before_levers
 from redecorate.learners.registry import ALGORITHMS
+from redecorate.provenance import recorded_file
 
 __all__ = ["ENGINE_REVISIONS", "Calibration", "Lacked", "engine_revisions", "levers_lacked", "measured_job_cpu",
            "plan_of_provenance", "planned_vs_measured", "spec_of_provenance"]
@@ -127,16 +128,12 @@ def measured_job_cpu(provenance: Mapping[str, Any], earlier: Mapping[str, frozen
 def _experiment_file(provenance: Mapping[str, Any], repo: Path) -> Path | None:
     """The experiment file in ``repo``: ``config/experiments/<name>.yaml``, or the file the run
     recorded, found by the longest tail of its (absolute, other checkout's) path that exists
-    here, e.g. ``reproduced/ch7_readings/ch7_readings_rejection.yaml`` for a readings run."""
+    here (:func:`redecorate.provenance.recorded_file`), e.g.
+    ``reproduced/ch7_readings/ch7_readings_rejection.yaml`` for a readings run."""
     default = repo / "config" / "experiments" / f"{provenance['experiment']['name']}.yaml"
     if default.is_file():
         return default
-    parts = Path(str(provenance["experiment"].get("file") or "")).parts
-    for start in range(1, len(parts)):
-        candidate = repo.joinpath(*parts[start:])
-        if candidate.is_file():
-            return candidate
-    return None
+    return recorded_file(provenance["experiment"].get("file"), repo)
 
 
 def spec_of_provenance(provenance: Mapping[str, Any], repo: str | Path) -> Any | None:

@@ -50,6 +50,7 @@ __all__ = [
     "git_state",
     "machine_info",
     "package_versions",
+    "recorded_file",
     "write_provenance",
 ]
 
@@ -326,6 +327,25 @@ def _experiment_block(experiment: str, experiment_settings: Mapping[str, Any],
         experiment_block["file"] = str(experiment_file)
         experiment_block["file_sha256"] = file_sha256(experiment_file)
     return experiment_block
+
+
+def recorded_file(recorded: str | os.PathLike[str] | None,
+                  repo: str | os.PathLike[str]) -> Path | None:
+    """The file at a path a provenance file recorded (``experiment.file``), found in ``repo``.
+
+    Why: the recorded path is absolute and names the checkout that ran the experiment, often
+    another machine's. The file is looked for under ``repo`` at the longest tail of that path
+    (the path without its first part, then without its first two, ...) that exists, so
+    ``/home/x/redecorate/reproduced/ch7_readings/ch7_readings_rejection.yaml`` is found at
+    ``reproduced/ch7_readings/ch7_readings_rejection.yaml`` here. None when no tail exists
+    (or nothing was recorded).
+    """
+    parts = Path(str(recorded or "")).parts
+    for start in range(1, len(parts)):
+        candidate = Path(repo).joinpath(*parts[start:])
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def build_provenance(

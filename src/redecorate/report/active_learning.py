@@ -64,6 +64,7 @@ from redecorate.stats.learning_curves import (
     mean_error_reduction,
     number_of_wins,
     percent_error_reduction,
+    top_error_reduction,
     top_fraction_points,
 )
 
@@ -141,37 +142,18 @@ def active_summary(
     return pd.DataFrame(out)
 
 
-def _reductions(base: np.ndarray, mine: np.ndarray) -> np.ndarray:
-    """r(p) of :func:`~redecorate.stats.learning_curves.percent_error_reduction` for every row
-    of two matrices of mean curves (one row per bootstrap replicate): NaN where the baseline's
-    error is 0 and the system's is not, 0 where both are."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = 100.0 * (base - mine) / base
-    zero = base == 0
-    r[zero & (mine == 0)] = 0.0
-    r[zero & (mine != 0)] = np.nan
-    return r
-
-
 def _top20(base: np.ndarray, mine: np.ndarray) -> np.ndarray:
-    """Per row, :func:`~redecorate.stats.learning_curves.top_error_reduction`: the mean of the
-    ⌈20 %⌉ largest defined reductions (NaN where none is defined)."""
-    r = _reductions(base, mine)
-    defined = (~np.isnan(r)).sum(axis=1)
-    k = np.minimum(defined, np.maximum(1, np.ceil(0.2 * defined - 1e-9).astype(np.int64)))
-    ordered = -np.sort(np.where(np.isnan(r), np.inf, -r), axis=1)  # largest first, NaN last
-    out = np.full(len(r), np.nan)
-    for size in np.unique(k[defined > 0]):
-        rows = (k == size) & (defined > 0)
-        out[rows] = ordered[rows, :size].mean(axis=1)
-    return out
+    """Per row of two matrices of mean curves (one row per bootstrap replicate),
+    :func:`~redecorate.stats.learning_curves.top_error_reduction`: the mean of the ⌈20 %⌉
+    largest defined reductions (NaN where none is defined)."""
+    return top_error_reduction(base, mine, undefined="nan")
 
 
 def _all_points(base: np.ndarray, mine: np.ndarray) -> np.ndarray:
     """Per row, :func:`~redecorate.stats.learning_curves.mean_error_reduction`."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a row of undefined points is NaN
-        return np.nanmean(_reductions(base, mine), axis=1)
+        return np.nanmean(percent_error_reduction(base, mine, undefined="nan"), axis=1)
 
 
 def _utilization(n: np.ndarray, pool: int) -> Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:

@@ -19,7 +19,6 @@ systems' errors, averaged over the selected points, differ by a paired t-test (p
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -29,8 +28,10 @@ import pandas as pd
 from redecorate.stats.significance import TestResult, paired_t_test
 
 __all__ = [
+    "AVERAGINGS",
     "CROSSINGS",
     "DataUtilization",
+    "SELECTIONS",
     "WINDOWS",
     "align_curves",
     "bootstrap_examples_needed",
@@ -62,6 +63,16 @@ error" (see :func:`fold_examples_needed`)."""
 
 PAIRINGS: tuple[str, ...] = ("folds", "points")
 """What M9's paired t-test pairs: runs × folds (default) or the selected curve points."""
+
+SELECTIONS: tuple[str, ...] = ("relative", "absolute")
+"""Readings of M9's "the 20 % of points on the learning curve, where the largest improvements
+are produced" [L1249]: the points with the largest r(p), or with the largest difference of
+the errors E_B(p) − E_A(p) (see :func:`top_error_reduction`)."""
+
+AVERAGINGS: tuple[str, ...] = ("points", "errors")
+"""Readings of M9's "the percentage error reduction averaged over" the selected points: the
+mean of r(p) there, or the reduction of the errors averaged there (see
+:func:`top_error_reduction`)."""
 
 
 def _curve(n_labeled, error) -> tuple[np.ndarray, np.ndarray]:
@@ -147,20 +158,24 @@ def data_utilization(n_labeled, error, baseline_n_labeled, baseline_error, pool_
 def percent_error_reduction(baseline_error, error, *, undefined: str = "raise") -> np.ndarray:
     """r(p) = 100·(E_B(p) − E_A(p)) / E_B(p) for aligned mean curves.
 
-    Where the baseline's error is 0, r is 0 if the system's error is 0 too; otherwise the
-    percentage is undefined: ``undefined="raise"`` (default) refuses it, ``"nan"`` returns
-    NaN there (the summaries below then skip that point).
+    ``baseline_error`` and ``error`` are one curve each (1-D) or one curve a row (2-D, e.g.
+    the mean curves of bootstrap replicates); r has their shape. Where the baseline's error
+    is 0, r is 0 if the system's error is 0 too; otherwise the percentage is undefined:
+    ``undefined="raise"`` (default) refuses it, ``"nan"`` returns NaN there (the summaries
+    below then skip that point).
     """
     b = np.asarray(baseline_error, dtype=np.float64)
     a = np.asarray(error, dtype=np.float64)
-    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
-        raise ValueError(f"errors must be aligned 1-D curves, got shapes {b.shape} and {a.shape}")
+    if a.shape != b.shape or a.ndim not in (1, 2) or a.size == 0:
+        raise ValueError(f"errors must be aligned curves (1-D, or 2-D with one curve a row), got "
+                         f"shapes {b.shape} and {a.shape}")
     if undefined not in ("raise", "nan"):
         raise ValueError(f"undefined must be 'raise' or 'nan', got {undefined!r}")
     zero = b == 0
     bad = zero & (a != 0)
     if bad.any() and undefined == "raise":
-        raise ValueError(f"the baseline's error is 0 at point(s) {np.flatnonzero(bad).tolist()} "
+        where = np.flatnonzero(bad) if bad.ndim == 1 else np.argwhere(bad)
+        raise ValueError(f"the baseline's error is 0 at point(s) {where.tolist()} "
                          "where the system's is not: the percentage reduction is undefined "
                          "(pass undefined='nan' to skip those points)")
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -175,6 +190,25 @@ def mean_error_reduction(baseline_error, error, *, undefined: str = "raise") -> 
     return float(np.nanmean(percent_error_reduction(baseline_error, error, undefined=undefined)))
 
 
+def _check_top(fraction: float, rounding: str) -> None:
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
+    if rounding not in ROUNDINGS:
+        raise ValueError(f"rounding must be one of {ROUNDINGS}, got {rounding!r}")
+
+
+def _top_order(key: np.ndarray, fraction: float, rounding: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``key`` (2-D, NaN where a point is undefined): the positions by decreasing
+    key (ties in curve order, undefined points last) and how many of them are the top
+    ``fraction`` of the row's defined points (at least one, 0 for a row without any)."""
+    defined = (~np.isnan(key)).sum(axis=1)
+    exact = fraction * defined
+    count = {"ceil": np.ceil(exact - 1e-9), "round": np.floor(exact + 0.5),
+             "floor": np.floor(exact + 1e-9)}[rounding].astype(np.int64)
+    count = np.minimum(defined, np.maximum(1, count))
+    return np.argsort(-key, axis=1, kind="stable"), count
+
+
 def top_fraction_points(reduction, fraction: float = 0.2, rounding: str = "ceil") -> np.ndarray:
     """Positions of the ``fraction`` of points with the largest r(p), largest first.
 
@@ -185,26 +219,60 @@ def top_fraction_points(reduction, fraction: float = 0.2, rounding: str = "ceil"
     r = np.asarray(reduction, dtype=np.float64)
     if r.ndim != 1:
         raise ValueError(f"reduction must be 1-D, got shape {r.shape}")
-    if not 0 < fraction <= 1:
-        raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
-    if rounding not in ROUNDINGS:
-        raise ValueError(f"rounding must be one of {ROUNDINGS}, got {rounding!r}")
-    defined = np.flatnonzero(~np.isnan(r))
-    if defined.size == 0:
+    _check_top(fraction, rounding)
+    order, count = _top_order(r[None, :], fraction, rounding)
+    if count[0] == 0:
         raise ValueError("no curve point has a defined error reduction")
-    exact = fraction * defined.size
-    k = {"ceil": math.ceil(exact - 1e-9), "round": math.floor(exact + 0.5),
-         "floor": math.floor(exact + 1e-9)}[rounding]
-    k = min(defined.size, max(1, k))
-    order = defined[np.argsort(-r[defined], kind="stable")]
-    return order[:k]
+    return order[0, :count[0]]
 
 
 def top_error_reduction(baseline_error, error, fraction: float = 0.2, rounding: str = "ceil",
-                        *, undefined: str = "raise") -> float:
-    """M9, top points: mean r(p) over the ``fraction`` of points where it is largest."""
+                        *, undefined: str = "raise", selection: str = "relative",
+                        averaging: str = "points") -> float | np.ndarray:
+    """M9, top points: mean r(p) over the ``fraction`` of points where it is largest.
+
+    The dissertation's sentence [L1249] leaves two choices open, kept here as readings to
+    score against the printed Tables 6.2/6.3 (``reproduced/ch6_readings``):
+
+    * ``selection``: which points carry "the largest improvements". ``"relative"``
+      (default): the largest r(p), the quantity being averaged. ``"absolute"``: the largest
+      E_B(p) − E_A(p), an improvement in points of error, which favours the early points
+      where both errors are high over late points where a small error is cut by a large
+      fraction. Either way only points with a defined r(p) count and are chosen.
+    * ``averaging``: what is "averaged over" them. ``"points"`` (default): the mean of
+      r(p) over the chosen points. ``"errors"``: r of the two systems' errors averaged over
+      the chosen points, 100·(Ē_B − Ē_A)/Ē_B, which weighs each point by its baseline error
+      instead of equally.
+
+    ``rounding`` counts the points as in :func:`top_fraction_points`; ``undefined`` is
+    :func:`percent_error_reduction`'s. With one curve a row (2-D input), returns one value
+    per row, NaN for a row without a defined point (a bootstrap replicate is not refused);
+    a single curve without one raises ValueError.
+    """
+    if selection not in SELECTIONS:
+        raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}")
+    if averaging not in AVERAGINGS:
+        raise ValueError(f"averaging must be one of {AVERAGINGS}, got {averaging!r}")
+    _check_top(fraction, rounding)
     r = percent_error_reduction(baseline_error, error, undefined=undefined)
-    return float(r[top_fraction_points(r, fraction, rounding)].mean())
+    rows = r.reshape(-1, r.shape[-1])
+    b = np.asarray(baseline_error, dtype=np.float64).reshape(rows.shape)
+    a = np.asarray(error, dtype=np.float64).reshape(rows.shape)
+    key = rows if selection == "relative" else np.where(np.isnan(rows), np.nan, b - a)
+    order, count = _top_order(key, fraction, rounding)
+    if r.ndim == 1 and count[0] == 0:
+        raise ValueError("no curve point has a defined error reduction")
+    out = np.full(len(rows), np.nan)
+    for k in np.unique(count[count > 0]):
+        same = count == k
+        chosen = order[same, :k]
+        if averaging == "points":
+            out[same] = np.take_along_axis(rows[same], chosen, axis=1).mean(axis=1)
+        else:
+            mean_b = np.take_along_axis(b[same], chosen, axis=1).mean(axis=1)
+            mean_a = np.take_along_axis(a[same], chosen, axis=1).mean(axis=1)
+            out[same] = percent_error_reduction(mean_b, mean_a, undefined=undefined)
+    return float(out[0]) if r.ndim == 1 else out
 
 
 def error_reduction_test(baseline_errors, errors, points: Sequence[int] | np.ndarray | None = None,
