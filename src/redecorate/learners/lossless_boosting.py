@@ -11,7 +11,7 @@ and runs the whole loop in one compiled function.
 
 It is the same model, bit for bit, as :class:`~redecorate.learners.online_ensembles.OnlineBoosting`'s
 loop over the members' own ``partial_fit`` (``tests/test_lossless_boosting.py`` compares the
-two on datasets with nominal, numeric and missing values, 2 to 24 classes):
+two on datasets with nominal, numeric and missing values, 2 to 19 classes):
 
 * the Poisson draws are numpy's (``Generator.poisson``: its multiplication method below
   λ = 10, Hörmann's PTRS transformed rejection from 10 on, Stirling's series for log k!),
