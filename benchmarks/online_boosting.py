@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import subprocess
 import time
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from online_vs_river import timed  # benchmarks/ is the script's directory
 
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("REDECORATE_MIRROR", REPO.parent / "shared" / "datasets" / "uci"))
@@ -58,16 +58,6 @@ def _data(name: str, rows: int) -> tuple[pd.DataFrame, pd.Series, int, int]:
     X, y = data.X.iloc[order].reset_index(drop=True), data.y.iloc[order].reset_index(drop=True)
     n_train = min(int(0.75 * len(y)), rows)
     return X, y, n_train, min(len(y), n_train + 2000)
-
-
-def _cpu(fn: Callable[[], float], reps: int) -> tuple[float, float]:
-    """Median CPU seconds of ``reps`` calls and the accuracy the last call returned."""
-    times, accuracy = [], float("nan")
-    for _ in range(reps):
-        tic = time.process_time()
-        accuracy = fn()
-        times.append(time.process_time() - tic)
-    return statistics.median(times), accuracy
 
 
 def _ours(make, X, y, n_train: int, end: int) -> Callable[[], float]:
@@ -141,7 +131,7 @@ def main() -> None:
                                                             n_models=args.members, seed=1), X, y, n_train, end, False)),
             ]
         for member, system, run in systems:
-            seconds, accuracy = _cpu(run, args.reps)
+            seconds, accuracy = timed(run, args.reps, time.process_time)
             out.append({"dataset": name, "train_rows": n_train, "members": member, "system": system,
                         "cpu_s": round(seconds, 3), "accuracy": round(accuracy, 4)})
             print(out[-1], flush=True)
