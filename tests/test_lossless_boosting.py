@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from numba import njit
 from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
@@ -126,3 +127,21 @@ def test_weighted_rows_scale_the_poisson_rate_in_both_loops() -> None:
     compiled = OnlineBoosting(NaiveBayes(), n_estimators=6, random_state=9).fit(X, y, sample_weight=w)
     generic = OnlineBoosting(_LoopNaiveBayes(), n_estimators=6, random_state=9).fit(X, y, sample_weight=w)
     _assert_same(compiled, generic, data.X.iloc[300:])
+
+
+@pytest.mark.parametrize("base", [NaiveBayes, DecisionStump])
+def test_classes_first_seen_mid_stream_grow_the_compiled_members(base) -> None:
+    """river's ``learn_one`` adds a class when it first appears: examples sorted by class, so
+    every member grows twice, give the generic loop's model."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(240, 3)).round(1)
+    y = np.where(X[:, 0] > 0.5, "c", np.where(X[:, 1] > 0, "a", "b"))
+    compiled = OnlineBoosting(base(), n_estimators=6, random_state=3)
+    generic = OnlineBoosting(_GENERIC[base](), n_estimators=6, random_state=3)
+    for i in np.argsort(y, kind="stable"):
+        x = {f"f{j}": float(X[i, j]) for j in range(3)}
+        compiled.learn_one(x, y[i])
+        generic.learn_one(x, y[i])
+    assert compiled.classes_.tolist() == ["a", "b", "c"]
+    frame = pd.DataFrame(X, columns=["f0", "f1", "f2"])
+    _assert_same(compiled, generic, frame)
