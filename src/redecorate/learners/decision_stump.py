@@ -26,7 +26,7 @@ from redecorate.learners.incremental import AttributeCounts, IncrementalClassifi
 
 announce_compilation()
 
-__all__ = ["DecisionStump"]
+__all__ = ["DecisionStump", "best_test", "stump_leaves", "stump_row"]
 
 
 _GAIN_MARGIN = 1e-12
@@ -50,7 +50,7 @@ def _entropy(w):
 
 
 @njit(cache=True)
-def _best_test(class_w, counts, nominal, nominal_offsets, numeric, starts, ends, values, weights, n_features):
+def best_test(class_w, counts, nominal, nominal_offsets, numeric, starts, ends, values, weights, n_features):
     """The test of highest information gain over the statistics of :class:`AttributeCounts`:
     (attribute or -1, threshold or NaN, branches × classes weights of its leaves).
 
@@ -159,7 +159,7 @@ def _best_test(class_w, counts, nominal, nominal_offsets, numeric, starts, ends,
 
 
 @njit(cache=True)
-def _leaves(class_w, branches, attribute):
+def stump_leaves(class_w, branches, attribute):
     """(prior, leaves): the class distribution of all training examples, and each branch's
     (an empty branch, or no test at all, predicts the prior)."""
     K = class_w.size
@@ -183,7 +183,7 @@ def _leaves(class_w, branches, attribute):
 
 
 @njit(cache=True)
-def _stump_row(x, attribute, threshold, leaves, prior, out):
+def stump_row(x, attribute, threshold, leaves, prior, out):
     """Class distribution the stump gives one example, into ``out``: its branch's leaf, or
     the prior when the tested value is missing or not a declared one."""
     row = -1
@@ -201,10 +201,10 @@ def _stump_row(x, attribute, threshold, leaves, prior, out):
 
 @njit(cache=True)
 def _stump_proba(X, attribute, threshold, leaves, prior):
-    """:func:`_stump_row` for every row."""
+    """:func:`stump_row` for every row."""
     out = np.empty((X.shape[0], prior.size))
     for r in range(X.shape[0]):
-        _stump_row(X[r], attribute, threshold, leaves, prior, out[r])
+        stump_row(X[r], attribute, threshold, leaves, prior, out[r])
     return out
 
 
@@ -257,12 +257,12 @@ class DecisionStump(IncrementalClassifier):
             return self._cache
         stats = self._stats
         stats.flush()
-        attribute, threshold, branches = _best_test(
+        attribute, threshold, branches = best_test(
             stats.class_w, stats.counts, stats.nominal, stats.nominal_offsets, stats.numeric,
             stats.numeric_offsets[:-1], stats.numeric_offsets[1:], stats.values, stats.weights,
             self._schema.n_features)
         attribute = int(attribute)
-        prior, leaves = _leaves(stats.class_w, branches, attribute)
+        prior, leaves = stump_leaves(stats.class_w, branches, attribute)
         self._cache.update(attribute=attribute, threshold=threshold, leaves=leaves, prior=prior)
         return self._cache
 

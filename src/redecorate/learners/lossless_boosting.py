@@ -37,15 +37,15 @@ import numpy as np
 from numba import njit
 
 from redecorate.learners.compilation import announce_compilation
-from redecorate.learners.decision_stump import DecisionStump, _best_test, _leaves, _stump_row
+from redecorate.learners.decision_stump import DecisionStump, best_test, stump_leaves, stump_row
 from redecorate.learners.incremental import AttributeCounts
 from redecorate.learners.naive_bayes import (
     NaiveBayes,
-    _estimators,
-    _log_prior,
-    _nominal_log_column,
-    _normal_estimate,
-    _posterior_row,
+    log_class_prior,
+    nominal_log_column,
+    normal_estimate,
+    posterior_row,
+    weka_estimators,
 )
 
 announce_compilation()
@@ -179,18 +179,18 @@ def _boost(X, y, rates, rng, kind, lambda_correct, lambda_wrong, seen,
                 _add_row(x, label, float(k), class_w[m], counts[m], nominal, nominal_offsets, numeric, starts,
                          ends[m], values[m], weights[m])
                 if kind == _NAIVE_BAYES:
-                    _log_prior(class_w[m], log_prior[m])
+                    log_class_prior(class_w[m], log_prior[m])
                     for a in range(nominal.size):
-                        _nominal_log_column(counts[m], nominal_offsets[a], nominal_offsets[a + 1], label,
+                        nominal_log_column(counts[m], nominal_offsets[a], nominal_offsets[a + 1], label,
                                             log_table[m])
                     for a in range(numeric.size):
                         if not np.isnan(x[numeric[a]]):
-                            _normal_estimate(values[m], weights[m], starts[a], ends[m, a], numeric[a],
+                            normal_estimate(values[m], weights[m], starts[a], ends[m, a], numeric[a],
                                              precision[m], mean[m], sd[m])
                 else:
-                    best, cut, branches = _best_test(class_w[m], counts[m], nominal, nominal_offsets, numeric,
+                    best, cut, branches = best_test(class_w[m], counts[m], nominal, nominal_offsets, numeric,
                                                      starts, ends[m], values[m], weights[m], X.shape[1])
-                    member_prior, member_leaves = _leaves(class_w[m], branches, best)
+                    member_prior, member_leaves = stump_leaves(class_w[m], branches, best)
                     attribute[m], threshold[m] = best, cut
                     n_leaves[m] = member_leaves.shape[0]
                     leaves[m, :n_leaves[m]] = member_leaves
@@ -199,10 +199,10 @@ def _boost(X, y, rates, rng, kind, lambda_correct, lambda_wrong, seen,
             correct = False
             if seen[m]:
                 if kind == _NAIVE_BAYES:
-                    _posterior_row(x, nominal_index, nominal_offsets, log_table[m], log_prior[m], precision[m],
+                    posterior_row(x, nominal_index, nominal_offsets, log_table[m], log_prior[m], precision[m],
                                    mean[m], sd[m], proba)
                 else:
-                    _stump_row(x, attribute[m], threshold[m], leaves[m, :n_leaves[m]], prior[m], proba)
+                    stump_row(x, attribute[m], threshold[m], leaves[m, :n_leaves[m]], prior[m], proba)
                 correct = np.argmax(proba) == label
             if correct:
                 lambda_correct[m] += lam
@@ -266,13 +266,13 @@ class _MemberArrays:
         """Member m's model from its statistics as they stand."""
         starts, ends = self.starts[:-1], self.ends[m]
         if self.kind == _NAIVE_BAYES:
-            (self.log_prior[m], self.log_table[m], self.precision[m], self.mean[m], self.sd[m]) = _estimators(
+            (self.log_prior[m], self.log_table[m], self.precision[m], self.mean[m], self.sd[m]) = weka_estimators(
                 self.class_w[m], self.counts[m], self.nominal_offsets, starts, ends, self.values[m],
                 self.weights[m], self.numeric, d)
             return
-        best, cut, branches = _best_test(self.class_w[m], self.counts[m], self.nominal, self.nominal_offsets,
+        best, cut, branches = best_test(self.class_w[m], self.counts[m], self.nominal, self.nominal_offsets,
                                          self.numeric, starts, ends, self.values[m], self.weights[m], d)
-        prior, leaves = _leaves(self.class_w[m], branches, best)
+        prior, leaves = stump_leaves(self.class_w[m], branches, best)
         self.attribute[m], self.threshold[m], self.n_leaves[m] = best, cut, leaves.shape[0]
         self.leaves[m, :leaves.shape[0]] = leaves
         self.prior[m] = prior

@@ -36,7 +36,8 @@ from redecorate.learners.incremental import AttributeCounts, IncrementalClassifi
 
 announce_compilation()
 
-__all__ = ["NaiveBayes", "numeric_precision"]
+__all__ = ["NaiveBayes", "log_class_prior", "nominal_log_column", "normal_estimate", "numeric_precision", "posterior_row",
+           "weka_estimators"]
 
 DEFAULT_NUM_PRECISION = 0.01
 """Weka's ``NaiveBayes.DEFAULT_NUM_PRECISION``."""
@@ -68,7 +69,7 @@ def _precision(values, lo, hi):
 
 
 @njit(cache=True)
-def _log_prior(class_w, out):
+def log_class_prior(class_w, out):
     """Weka's Laplace-smoothed class prior, log of (Σw_y + 1) / (Σw + K), into ``out``."""
     K = class_w.size
     total = 0.0
@@ -79,7 +80,7 @@ def _log_prior(class_w, out):
 
 
 @njit(cache=True)
-def _nominal_log_column(counts, lo, hi, c, out):
+def nominal_log_column(counts, lo, hi, c, out):
     """log of (Σw_{y,v} + 1) / (Σw_y + |domain|) of class ``c`` for the declared values
     ``lo:hi`` of one nominal attribute (rows of the packed table), into ``out``. A new row of
     class y changes only column y, which is all a stream needs to recompute."""
@@ -91,7 +92,7 @@ def _nominal_log_column(counts, lo, hi, c, out):
 
 
 @njit(cache=True)
-def _normal_estimate(values, weights, lo, hi, j, precision, mean, sd):
+def normal_estimate(values, weights, lo, hi, j, precision, mean, sd):
     """Precision and per-class mean and sd of one numeric attribute ``j`` from its sorted
     distinct ``values[lo:hi]`` and their (values × classes) ``weights``.
 
@@ -121,7 +122,7 @@ def _normal_estimate(values, weights, lo, hi, j, precision, mean, sd):
 
 
 @njit(cache=True)
-def _estimators(class_w, counts, nominal_offsets, starts, ends, values, weights, numeric, n_features):
+def weka_estimators(class_w, counts, nominal_offsets, starts, ends, values, weights, numeric, n_features):
     """Weka's estimators from the sufficient statistics (:class:`AttributeCounts`): the
     log class prior; per declared nominal value (a row of the packed table) log of
     (Σw_{y,v} + 1) / (Σw_y + |domain|); per numeric attribute the precision and, per class,
@@ -130,16 +131,16 @@ def _estimators(class_w, counts, nominal_offsets, starts, ends, values, weights,
     leaves room between attributes)."""
     K = class_w.size
     log_prior = np.empty(K)
-    _log_prior(class_w, log_prior)
+    log_class_prior(class_w, log_prior)
     log_table = np.empty(counts.shape)
     for a in range(nominal_offsets.size - 1):
         for c in range(K):
-            _nominal_log_column(counts, nominal_offsets[a], nominal_offsets[a + 1], c, log_table)
+            nominal_log_column(counts, nominal_offsets[a], nominal_offsets[a + 1], c, log_table)
     precision = np.full(n_features, np.nan)
     mean = np.full((K, n_features), np.nan)
     sd = np.full((K, n_features), np.nan)
     for a in range(numeric.size):
-        _normal_estimate(values, weights, starts[a], ends[a], numeric[a], precision, mean, sd)
+        normal_estimate(values, weights, starts[a], ends[a], numeric[a], precision, mean, sd)
     return log_prior, log_table, precision, mean, sd
 
 
@@ -155,7 +156,7 @@ def _ndtr(a):
 
 
 @njit(cache=True)
-def _posterior_row(x, nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd, out):
+def posterior_row(x, nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd, out):
     """Class probabilities of one example into ``out``: log P(y) + Σ_j log max(1e-75,
     P(x_j | y)) over the non-missing attributes, in attribute order, normalised."""
     K = class_log_prior.size
@@ -195,7 +196,7 @@ def _posterior(X, nominal_index, nominal_offsets, log_table, class_log_prior, pr
     a time, where per-attribute array calls would cost more than the arithmetic)."""
     out = np.empty((X.shape[0], class_log_prior.size))
     for r in range(X.shape[0]):
-        _posterior_row(X[r], nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd,
+        posterior_row(X[r], nominal_index, nominal_offsets, log_table, class_log_prior, precision, mean, sd,
                        out[r])
     return out
 
@@ -258,7 +259,7 @@ class NaiveBayes(IncrementalClassifier):
         if not self._cache:
             stats = self._stats
             stats.flush()
-            log_prior, log_table, precision, mean, sd = _estimators(
+            log_prior, log_table, precision, mean, sd = weka_estimators(
                 stats.class_w, stats.counts, stats.nominal_offsets, stats.numeric_offsets[:-1],
                 stats.numeric_offsets[1:], stats.values, stats.weights, stats.numeric, self._schema.n_features)
             self._cache.update(class_log_prior=log_prior, log_table=log_table, precision=precision,
