@@ -158,6 +158,20 @@ def _add_row(x, label, weight, class_w, counts, nominal, nominal_offsets, numeri
 
 
 @njit(cache=True)
+def _refresh_stump(m, d, class_w, counts, nominal, nominal_offsets, numeric, starts, ends, values, weights,
+                   attribute, threshold, leaves, n_leaves, prior):
+    """Member m's stump from its statistics as they stand: the best test, its leaves and the
+    prior, into the members' model arrays (at load and after every update that teaches it)."""
+    best, cut, branches = best_test(class_w[m], counts[m], nominal, nominal_offsets, numeric, starts, ends[m],
+                                    values[m], weights[m], d)
+    member_prior, member_leaves = stump_leaves(class_w[m], branches, best)
+    attribute[m], threshold[m] = best, cut
+    n_leaves[m] = member_leaves.shape[0]
+    leaves[m, :n_leaves[m]] = member_leaves
+    prior[m] = member_prior
+
+
+@njit(cache=True)
 def _boost(X, y, rates, rng, kind, lambda_correct, lambda_wrong, seen,
            class_w, counts, nominal, nominal_offsets, numeric, starts, ends, values, weights,
            nominal_index, log_prior, log_table, precision, mean, sd,
@@ -188,13 +202,8 @@ def _boost(X, y, rates, rng, kind, lambda_correct, lambda_wrong, seen,
                             normal_estimate(values[m], weights[m], starts[a], ends[m, a], numeric[a],
                                              precision[m], mean[m], sd[m])
                 else:
-                    best, cut, branches = best_test(class_w[m], counts[m], nominal, nominal_offsets, numeric,
-                                                     starts, ends[m], values[m], weights[m], X.shape[1])
-                    member_prior, member_leaves = stump_leaves(class_w[m], branches, best)
-                    attribute[m], threshold[m] = best, cut
-                    n_leaves[m] = member_leaves.shape[0]
-                    leaves[m, :n_leaves[m]] = member_leaves
-                    prior[m] = member_prior
+                    _refresh_stump(m, X.shape[1], class_w, counts, nominal, nominal_offsets, numeric, starts, ends,
+                                   values, weights, attribute, threshold, leaves, n_leaves, prior)
                 seen[m] = True
             correct = False
             if seen[m]:
@@ -264,18 +273,15 @@ class _MemberArrays:
 
     def _model(self, m: int, d: int) -> None:
         """Member m's model from its statistics as they stand."""
-        starts, ends = self.starts[:-1], self.ends[m]
+        starts = self.starts[:-1]
         if self.kind == _NAIVE_BAYES:
             (self.log_prior[m], self.log_table[m], self.precision[m], self.mean[m], self.sd[m]) = weka_estimators(
-                self.class_w[m], self.counts[m], self.nominal_offsets, starts, ends, self.values[m],
+                self.class_w[m], self.counts[m], self.nominal_offsets, starts, self.ends[m], self.values[m],
                 self.weights[m], self.numeric, d)
             return
-        best, cut, branches = best_test(self.class_w[m], self.counts[m], self.nominal, self.nominal_offsets,
-                                         self.numeric, starts, ends, self.values[m], self.weights[m], d)
-        prior, leaves = stump_leaves(self.class_w[m], branches, best)
-        self.attribute[m], self.threshold[m], self.n_leaves[m] = best, cut, leaves.shape[0]
-        self.leaves[m, :leaves.shape[0]] = leaves
-        self.prior[m] = prior
+        _refresh_stump(m, d, self.class_w, self.counts, self.nominal, self.nominal_offsets, self.numeric, starts,
+                       self.ends, self.values, self.weights, self.attribute, self.threshold, self.leaves,
+                       self.n_leaves, self.prior)
 
     def write_back(self, rows: int) -> None:
         """Each member's statistics back into its :class:`AttributeCounts` (packed), and its
