@@ -7,7 +7,9 @@ experiment's shared job settings and the chunk's units), so changing e.g. the fo
 algorithm's parameters reruns the affected jobs, and adding runs or datasets adds jobs.
 """
 
-from redecorate.kinds.jobs import runtime_minutes
+import functools
+
+from redecorate.kinds.jobs import dataset_shape, priced_runtime_minutes
 
 
 def experiment_records(wildcards_or_name):
@@ -45,9 +47,19 @@ def _job_params(wildcards):
     }
 
 
-def _job_runtime(wildcards):
-    """Minutes for cluster schedulers (SLURM -t): redecorate.kinds.jobs.runtime_minutes."""
-    return runtime_minutes(_chunk(wildcards))
+def _job_runtime(wildcards, input):
+    """Minutes for cluster schedulers (SLURM -t), priced with the prepared data once they
+    exist (redecorate.kinds.jobs.priced_runtime_minutes; until then Snakemake defers it)."""
+    kind = get_kind(EXPERIMENTS[wildcards.experiment].kind)
+    shape = dataset_shape(DATASET_REGISTRY[wildcards.dataset], wildcards.dataset)
+    return priced_runtime_minutes(kind, _settings(wildcards.experiment), _chunk(wildcards), shape, input.dataset)
+
+
+@functools.cache
+def _settings(experiment):
+    """The job settings of an experiment as its kind's cost model reads them."""
+    spec = EXPERIMENTS[experiment]
+    return get_kind(spec.kind).job_settings(spec)
 
 
 rule experiment_job:

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from redecorate.kinds.kind import DatasetShape, Fold, Record
-from redecorate.learners.cost import estimated_fit_seconds
+from redecorate.learners.cost import estimated_fit_seconds, values_seen
 from redecorate.learners.diversity import fitted_ensemble_diversity, fitted_member_error
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.params import make_learner
@@ -123,11 +123,29 @@ def encoded(fold: Fold) -> EncodedDataset:
 def whole_fold_fit_seconds(job: JobSettings, unit: Mapping[str, Any], shape: DatasetShape) -> float:
     """Estimated CPU of one fit of the unit's learner on a mean training fold of a dataset of
     that shape: the cost model of the kinds that train on whole folds (noise levels, stream
-    orders, ensemble sizes), which multiply it by their fits per fold."""
+    orders, ensemble sizes), which multiply it by their fits per fold. A learner that
+    rebuilds streamed members after every update (``FitCost.refreshes``) is priced by the
+    numeric values they hold when the data are at hand (``shape.data``: the planner, a
+    cluster job's time limit), by the declared size alone otherwise."""
     name, params = unit_learner(job, unit)
-    n_train = shape.n_instances * (job.folds - 1) / job.folds
-    return estimated_fit_seconds(name, params, n_train, shape.n_attributes, inputs=shape.n_inputs,
-                                 classes=shape.n_classes)
+    fraction = (job.folds - 1) / job.folds
+    values = None
+    if shape.data is not None and learner_class(name).fit_cost.refreshes:
+        dataset = shape.data()
+        values = None if dataset is None else _values_seen(dataset, fraction)
+    return estimated_fit_seconds(name, params, shape.n_instances * fraction, shape.n_attributes,
+                                 inputs=shape.n_inputs, classes=shape.n_classes, values=values)
+
+
+_LAST_VALUES: list[tuple[Any, float, float]] = []
+
+
+def _values_seen(dataset: Any, fraction: float) -> float:
+    """:func:`~redecorate.learners.cost.values_seen` of a training fold's share of the dataset,
+    once per dataset object in a row (a plan prices a dataset's units one after another)."""
+    if not (_LAST_VALUES and _LAST_VALUES[0][0] is dataset and _LAST_VALUES[0][1] == fraction):
+        _LAST_VALUES[:] = [(dataset, fraction, values_seen(dataset.X, fraction))]
+    return _LAST_VALUES[0][2]
 
 
 @dataclass(frozen=True)

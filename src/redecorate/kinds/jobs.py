@@ -16,14 +16,19 @@ changed, and records never depend on how units were grouped.
 
 from __future__ import annotations
 
+import dataclasses
+import errno
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from redecorate.data import load_prepared
 from redecorate.kinds import get_kind
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Unit
 from redecorate.kinds.unit import run_unit
@@ -36,6 +41,7 @@ __all__ = [
     "dataset_shape",
     "plan_chunks",
     "plan_experiment",
+    "priced_runtime_minutes",
     "run_units",
     "runtime_minutes",
 ]
@@ -68,6 +74,34 @@ def runtime_minutes(chunk: Chunk) -> int:
     planner (``python3 -m redecorate.plan``) reports the estimate and the limits apart.
     """
     return max(RUNTIME_FLOOR_MINUTES, math.ceil(RUNTIME_MARGIN * chunk.estimated_seconds / 60))
+
+
+def priced_runtime_minutes(kind: ExperimentKind, settings: JobSettings, chunk: Chunk, shape: DatasetShape,
+                           prepared: str | Path) -> int:
+    """:func:`runtime_minutes` of a job about to start, its units priced with the prepared
+    dataset at hand (``shape.data``) and the limit never below the packed estimate's.
+
+    Why: jobs are packed from the declared sizes alone, but some costs depend on the data:
+    which masked rows coincide (chapter 8), how many numeric values an online-boosted member
+    rescans after each update (Oza's boosting: waveform's stumps cost 300 times what the
+    size says). A cluster kills a job at its limit, so the limit is priced from the data once
+    they exist. Raises :class:`FileNotFoundError` naming ``prepared`` while it does not: a
+    workflow prices the job again when its input is there (Snakemake's deferred resources).
+    """
+    path = Path(prepared)
+    if not path.is_file():
+        raise FileNotFoundError(errno.ENOENT, "the prepared dataset does not exist yet", str(prepared))
+    name = shape.name
+    priced = dataclasses.replace(shape, data=lambda: _prepared(str(path), path.stat().st_mtime_ns, name))
+    seconds = sum(max(0.0, float(kind.unit_cost(settings, unit, priced))) for unit in chunk.units)
+    return runtime_minutes(Chunk(chunk.units, max(seconds, chunk.estimated_seconds)))
+
+
+@functools.lru_cache(maxsize=4)
+def _prepared(path: str, stamp: int, name: str) -> Any:
+    """A prepared dataset under the experiment's name for it, read once per version of the
+    file (``stamp``: its modification time) while jobs of it are being priced."""
+    return dataclasses.replace(load_prepared(path), name=name)
 
 
 def plan_chunks(

@@ -201,11 +201,13 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def estimated_fit_seconds(cls, params: Mapping[str, Any], n_examples: float,
-                              n_attributes: int, *, inputs: int | None = None, classes: int = 2) -> float:
+                              n_attributes: int, *, inputs: int | None = None, classes: int = 2,
+                              values: float | None = None) -> float:
         """Rough CPU seconds of one fit with an experiment file's ``params`` on an ``n × d``
-        training set of ``inputs`` inputs after nominal-to-binary and ``classes`` classes
+        training set of ``inputs`` inputs after nominal-to-binary and ``classes`` classes, a
+        streamed member holding ``values`` numeric values on average
         (:func:`redecorate.learners.cost.fit_seconds` of :attr:`fit_cost`)."""
-        return fit_seconds(cls, params, n_examples, n_attributes, inputs=inputs, classes=classes)
+        return fit_seconds(cls, params, n_examples, n_attributes, inputs=inputs, classes=classes, values=values)
 
     @classmethod
     def estimated_members(cls, params: Mapping[str, Any]) -> int:

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 from redecorate.learners.registry import ALGORITHMS, learner_class
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "network_weights",
     "before_lever",
     "priced_before_levers",
+    "values_seen",
 ]
 
 REFERENCE_EXAMPLES = 300.0
@@ -144,6 +147,16 @@ class FitCost:
             built (:func:`fit_members`) × this × one fit of the base learner on the whole
             training set (a network's cost is linear in its passes, unlike a tree's; the
             meta-learner's ``per_example``, fitted with J48 members, does not carry over).
+        per_value: a counting learner's CPU seconds, per (numeric value it holds × class), to
+            rebuild its model from its counts after one online update: naive Bayes'
+            estimators and the stump's best test rescan every distinct numeric value seen.
+        refreshes: the meta-learner rebuilds a member's model after every update (Oza's
+            online boosting, which classifies each example right after the member learns
+            it): its fit also costs members × examples × the member's ``per_value`` × the
+            values a member holds on average along the stream (:func:`values_seen`; priced
+            only when the data are at hand and the base learner is given) × classes. A type-blind model put waveform's
+            online boosting of stumps at 1/300 of its CPU and segment's at 1/200
+            (``benchmarks/results/online_boosting_cost.md``).
     """
 
     per_example: float = 1e-6
@@ -154,6 +167,8 @@ class FitCost:
     engine: str | None = None
     network: bool = False
     member_share: float = 1.0
+    per_value: float = 0.0
+    refreshes: bool = False
 
 
 def _spelled(cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -205,10 +220,13 @@ def network_weights(inputs: int, classes: int, hidden: Any = "a") -> int:
 
 
 def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
-                n_attributes: int, *, inputs: int | None = None, classes: int = 2) -> float:
+                n_attributes: int, *, inputs: int | None = None, classes: int = 2,
+                values: float | None = None) -> float:
     """Rough CPU seconds of one fit of ``cls`` with the experiment file's ``params`` on an
     ``n × d`` training set (``inputs``: its width after nominal-to-binary, ``d`` when not
-    known; ``classes``: its classes; both price networks only).
+    known; ``classes``: its classes; both price networks only; ``values``: the numeric values a
+    streamed member holds on average, :func:`values_seen`, for a meta-learner that
+    ``refreshes`` its members).
 
     ``per_example`` × examples (to the power ``growth``) × (attributes +
     :data:`ROW_ATTRIBUTES`; a member sees ``subset`` of them; a ``network`` its weights +
@@ -219,7 +237,8 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     :data:`REFERENCE_MEMBER`'s (and its own passes); plus :data:`MEMBER_SECONDS` per model
     built; all × the engine's :data:`ENGINE_SPEED` (the levers sped whole units up, the
     Python around the engine's calls too). A meta-learner over a ``network`` costs its
-    models × ``member_share`` × the network's fit.
+    models × ``member_share`` × the network's fit. A meta-learner that ``refreshes`` its
+    members adds their rebuilds (``per_value``) when ``values`` is given.
     """
     cost: FitCost = cls.fit_cost
     spelled = _spelled(cls, params)
@@ -247,7 +266,26 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
         base = spelled["estimator"]
         if isinstance(base, Mapping):
             seconds *= _work(member, base.get("params") or {})
+    if cost.refreshes and values and member is not None:
+        seconds += fit_members(cls, params) * max(n_examples, 1.0) * member.fit_cost.per_value * values * classes
     return (seconds + MEMBER_SECONDS * fit_members(cls, params)) * _speed(cls, spelled)
+
+
+def values_seen(X: Any, fraction: float = 1.0) -> float:
+    """The numeric distinct values a learner that streams ``fraction`` of the rows of ``X`` (a
+    frame; nominal columns are categorical) holds on average along a random order: summed over
+    the numeric columns, Σ over each value of c / (c + 1), c its expected count among the rows
+    streamed. Why: a value occurring c times is first met, on average, a 1 / (c + 1) share
+    into the stream, so continuous columns hold about half their values on average and a
+    column of few repeated values all of them from the start."""
+    total = 0.0
+    for column in X.columns:
+        series = X[column]
+        if isinstance(series.dtype, pd.CategoricalDtype) or not pd.api.types.is_numeric_dtype(series):
+            continue
+        counts = series.value_counts(dropna=True).to_numpy(dtype=float) * fraction
+        total += float((counts / (counts + 1.0)).sum())
+    return total
 
 
 def _base_member(cls: type, spelled: Mapping[str, Any]) -> type | None:
@@ -277,10 +315,11 @@ def engine_speed(name: str, params: Mapping[str, Any] | None = None) -> float:
 
 
 def estimated_fit_seconds(name: str, params: Mapping[str, Any] | None, n_examples: float,
-                          n_attributes: int, *, inputs: int | None = None, classes: int = 2) -> float:
+                          n_attributes: int, *, inputs: int | None = None, classes: int = 2,
+                          values: float | None = None) -> float:
     """:func:`fit_seconds` of the registry learner ``name`` (used only to size jobs)."""
     return learner_class(name).estimated_fit_seconds(params or {}, n_examples, n_attributes,
-                                                     inputs=inputs, classes=classes)
+                                                     inputs=inputs, classes=classes, values=values)
 
 
 def estimated_members(name: str, params: Mapping[str, Any] | None = None) -> int:

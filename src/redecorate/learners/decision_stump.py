@@ -219,7 +219,7 @@ class DecisionStump(IncrementalClassifier):
     prior_: class distribution of all training examples.
     """
 
-    fit_cost = FitCost(7.4e-9)
+    fit_cost = FitCost(7.4e-9, per_value=5e-9)
 
     def __init__(self) -> None:
         pass

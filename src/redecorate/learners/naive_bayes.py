@@ -220,7 +220,7 @@ class NaiveBayes(IncrementalClassifier):
     nominal_log_prob_: per nominal attribute index, a (K, |domain|) array of log P(v | y).
     """
 
-    fit_cost = FitCost(4.9e-9)
+    fit_cost = FitCost(4.9e-9, per_value=6.6e-10)
     sample_weight_departure = (
         "Weka's numeric precision is the mean gap between the distinct training values, counted "
         "without weights, so a zero-weight row still shapes it while a removed row does not"
