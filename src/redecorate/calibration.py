@@ -29,6 +29,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -167,7 +168,11 @@ def plan_of_provenance(provenance: Mapping[str, Any], repo: str | Path,
         return None
     if target_seconds is None:
         target_seconds = float(provenance["config"]["values"].get("job_seconds") or DEFAULT_TARGET_SECONDS)
-    return plan_experiment(spec, load_registry(Path(repo) / "config" / "datasets.yaml"), target_seconds)
+    with warnings.catch_warnings():
+        # A run recorded before a parameter was renamed spells it the old way: that is its
+        # record, not a mistake in a file someone edits now.
+        warnings.simplefilter("ignore", FutureWarning)
+        return plan_experiment(spec, load_registry(Path(repo) / "config" / "datasets.yaml"), target_seconds)
 
 
 def planned_vs_measured(path: str | Path, repo: str | Path) -> Calibration | None:
