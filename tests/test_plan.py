@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 import smoke_support as smoke
 
-from redecorate.job_records import job_record_info, unit_key, write_job_records
+from redecorate.job_records import APPORTIONED_FILE, job_record_info, unit_key, write_job_records
 from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import Chunk, dataset_shape, plan_experiment, runtime_minutes
 from redecorate.plan import (
@@ -76,6 +76,28 @@ def test_recorded_units_are_found_by_key_and_the_rest_priced_by_the_cost_model(q
     # Nothing recorded on the other datasets.
     assert all(d.recorded == 0 for d in plan.datasets if d.dataset != dataset)
     assert plan.plan_ratio == pytest.approx((costs[2] + costs[5]) / 20.0)
+
+
+def test_units_keyed_after_the_fact_count_as_recorded_but_not_in_plan_over_measured(quick_run,
+                                                                                    tmp_path: Path) -> None:
+    """A run keyed after the fact (combined.parquet) carries its job's CPU shared by plan, not
+    each unit's own: the plan counts its units but does not judge itself by them."""
+    spec = quick_run.experiments["ch4_passive"]
+    kind, settings = get_kind(spec.kind), get_kind(spec.kind).job_settings(spec)
+    dataset = spec.datasets[0]
+    units = [dict(u) for u in kind.units(spec)]
+    shared, own = units[:2], units[2:3]
+    _fake_job_file(tmp_path / "old" / "records" / dataset / APPORTIONED_FILE,
+                   [unit_key(kind, settings, u, dataset) for u in shared], shared, cpu=500.0)
+    _fake_job_file(tmp_path / "new" / "records" / dataset / "chunk3.parquet",
+                   [unit_key(kind, settings, u, dataset) for u in own], own, cpu=7.0)
+    row = next(d for d in experiment_plan(spec, quick_run.registry, 120.0, [tmp_path]).datasets
+               if d.dataset == dataset)
+    shape = dataset_shape(quick_run.registry[dataset], dataset)
+    assert row.recorded == 3
+    assert row.done_measured_s == pytest.approx(7.0)
+    assert row.done_planned_s == pytest.approx(kind.unit_cost(settings, own[0], shape))
+    assert row.left_s == pytest.approx(sum(kind.unit_cost(settings, u, shape) for u in units[3:]))
 
 
 def test_a_job_is_left_when_any_of_its_units_is(quick_run, tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Pricing Oza's online boosting by the values its members rebuild from, and cluster time
+"""Pricing what depends on more than a dataset's size: Oza's online boosting by the values its
+members rebuild from, an ensemble's own work under another base learner, and cluster time
 limits priced from the prepared data (redecorate.learners.cost, redecorate.kinds.jobs)."""
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ import pytest
 from redecorate.data import load_dataset, save_prepared
 from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import Chunk, dataset_shape, priced_runtime_minutes, runtime_minutes
-from redecorate.learners.cost import estimated_fit_seconds, values_seen
+from redecorate.learners.cost import (
+    MEMBER_SECONDS,
+    estimated_fit_seconds,
+    estimated_members,
+    priced_before_levers,
+    values_seen,
+)
+from redecorate.learners.registry import learner_class
 from redecorate.run_config import load_run, parse_config_values
 
 MIRROR = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "uci"
@@ -96,3 +104,21 @@ def test_a_time_limit_never_falls_below_the_packed_estimate(tmp_path: Path) -> N
     kind, settings, chunk, shape, prepared = _boosting_job(tmp_path, "car")  # no numeric values
     inflated = Chunk(chunk.units, 100 * chunk.estimated_seconds + 600)
     assert priced_runtime_minutes(kind, settings, inflated, shape, prepared) == runtime_minutes(inflated)
+
+
+def test_another_base_learner_scales_the_members_fits_but_not_the_ensembles_own_work() -> None:
+    """Bagging's price scales wholly with its base learner; DECORATE keeps its own share (its
+    artificial examples and committee predictions), priced before the engine factor so that
+    only the shares differ."""
+    nb, j48 = learner_class("naive_bayes").fit_cost, learner_class("j48").fit_cost
+    ratio = nb.per_example / j48.per_example
+    for name, params in [("bagging", {"n_estimators": 15}),
+                         ("decorate", {"n_estimators": 15, "max_iterations": 50})]:
+        own = learner_class(name).fit_cost.own_share
+        fixed = MEMBER_SECONDS * estimated_members(name, params)
+        with priced_before_levers():
+            with_j48 = estimated_fit_seconds(name, {**params, "base": "j48"}, 800, 20) - fixed
+            with_nb = estimated_fit_seconds(name, {**params, "base": "naive_bayes"}, 800, 20) - fixed
+        assert with_nb == pytest.approx(with_j48 * (own + (1 - own) * ratio))
+    assert learner_class("bagging").fit_cost.own_share == 0.0
+    assert learner_class("decorate").fit_cost.own_share > 0.0

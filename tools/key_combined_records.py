@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO / "src"))
 from redecorate.calibration import measured_job_cpu, spec_of_provenance  # noqa: E402
 from redecorate.data import load_registry  # noqa: E402
 from redecorate.experiments import load_experiment  # noqa: E402
-from redecorate.job_records import unit_key, write_job_records  # noqa: E402
+from redecorate.job_records import APPORTIONED_FILE, unit_key, write_job_records  # noqa: E402
 from redecorate.kinds import get_kind  # noqa: E402
 from redecorate.kinds.jobs import dataset_shape  # noqa: E402
 from redecorate.learners.registry import ALGORITHMS  # noqa: E402
@@ -107,7 +107,7 @@ def key_experiment(root: Path, name: str, registry: Any, say: Any = print) -> li
     measured = _job_cpu(provenance)
     done: list[tuple[Any, str, dict]] = []
     for dataset in [d for d in spec.datasets if d in ran["datasets"]]:
-        target = folder / "records" / dataset / "combined.parquet"
+        target = folder / "records" / dataset / APPORTIONED_FILE
         if (folder / "records" / dataset).is_dir() and any((folder / "records" / dataset).glob("*.parquet")):
             say(f"{name}/{dataset}: has job files already, left alone")
             continue
@@ -172,7 +172,7 @@ def _recomputed_equal(root: Path, name: str, kind: Any, settings: Any, registry:
 
     data = load_dataset(dataset, registry=registry, data_dir=data_dir, mirror=mirror)
     fresh, _ = run_job_records(data, kind, settings, [unit], records_from=None, progress=lambda _: None)
-    kept = pd.read_parquet(root / name / "records" / dataset / "combined.parquet")
+    kept = pd.read_parquet(root / name / "records" / dataset / APPORTIONED_FILE)
     kept = _unit_rows(kept, unit).reset_index(drop=True)
     columns = [c for c in fresh.columns if c != "fit_seconds"]
     try:  # values, not storage: parquet reads text columns back as pandas' string dtype

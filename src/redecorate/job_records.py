@@ -46,10 +46,14 @@ from redecorate.protocol.settings import JobSettings, key_settings
 from redecorate.provenance import canonical_hash, cpu_description
 from redecorate.util import atomic_write
 
-__all__ = ["KeptUnit", "job_record_info", "kept_units", "key_params", "process_cpu_seconds",
+__all__ = ["APPORTIONED_FILE", "KeptUnit", "job_record_info", "kept_units", "key_params", "process_cpu_seconds",
            "run_job_records", "unit_commits", "unit_id", "unit_key", "with_unit_commits", "write_job_records"]
 
 _METADATA_KEY = b"redecorate.job"
+
+APPORTIONED_FILE = "combined.parquet"
+"""The job file, per dataset, of a run keyed after the fact (``tools/key_combined_records.py``):
+its units' CPU is apportioned, not measured one by one (:attr:`KeptUnit.cpu_apportioned`)."""
 
 
 def unit_key(kind: ExperimentKind, settings: JobSettings, unit: Unit, dataset: str) -> str:
@@ -230,6 +234,14 @@ class KeptUnit:
     stop: int
     cpu_s: float
     index: int  # the unit's place among the file's units
+
+    @property
+    def cpu_apportioned(self) -> bool:
+        """Whether ``cpu_s`` is a share of a whole run's CPU rather than the unit's own: runs
+        committed before job files carried unit keys were keyed after the fact
+        (:data:`APPORTIONED_FILE`), their jobs' CPU shared among the units by the cost plan
+        of the day, so it says nothing of how far today's plan is off on one unit."""
+        return self.path.name == APPORTIONED_FILE
 
     def commit(self) -> str | None:
         """The commit that computed the unit (:func:`unit_commits`)."""

@@ -143,10 +143,11 @@ def _kept(root: str, dataset: str) -> Mapping[str, Any]:
     return kept_units(root, dataset)
 
 
-def _recorded(roots: Sequence[str], dataset: str) -> dict[str, tuple[float, str | None]]:
-    """Unit key -> its measured CPU seconds and the commit that spent them, over every records
-    directory given."""
-    found: dict[str, tuple[float, str | None]] = {}
+def _recorded(roots: Sequence[str], dataset: str) -> dict[str, tuple[float | None, str | None]]:
+    """Unit key -> its measured CPU seconds (None: apportioned from a whole run's,
+    :attr:`~redecorate.job_records.KeptUnit.cpu_apportioned`) and the commit that spent them,
+    over every records directory given."""
+    found: dict[str, tuple[float | None, str | None]] = {}
     commits: dict[Path, list[str | None]] = {}
     for root in roots:
         if Path(root).is_dir():
@@ -156,7 +157,8 @@ def _recorded(roots: Sequence[str], dataset: str) -> dict[str, tuple[float, str 
                         info = job_record_info(kept.path)
                         commits[kept.path] = unit_commits(info) if info is not None else []
                     of_file = commits[kept.path]
-                    found[key] = (float(kept.cpu_s), of_file[kept.index] if kept.index < len(of_file) else None)
+                    cpu = None if kept.cpu_apportioned else float(kept.cpu_s)
+                    found[key] = (cpu, of_file[kept.index] if kept.index < len(of_file) else None)
     return found
 
 
@@ -218,7 +220,10 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
                 units += 1
                 planned += cost
                 key = unit_key(kind, settings, unit, dataset)
-                if key in recorded:
+                if key in recorded and recorded[key][0] is None:  # recorded, its own CPU unknown
+                    done += 1
+                    share = AlgorithmCost(recorded=1)
+                elif key in recorded:
                     done += 1
                     measured, commit = recorded[key]
                     lacked = levers_lacked(commit, earlier or {})
@@ -325,7 +330,9 @@ def format_plan(plans: Sequence[ExperimentPlan], *, records: Sequence[str], by_d
             lines.append(f"Not planned: `{name}` on {dataset} (offline: not in the data mirror).")
     lines += ["", "Columns: *recorded* units are found by unit key as a job with `records_from` finds "
               "them, so they are read, not computed. *plan / measured* is the cost plan's CPU over the "
-              "measured CPU of the recorded units (1 = exact; below 1 the plan underestimates); "
+              "measured CPU of the recorded units (1 = exact; below 1 the plan underestimates), leaving "
+              "out units of runs keyed after the fact (`combined.parquet`), whose CPU is a share of the "
+              "whole run's; "
               "*× measured* corrects the CPU left by it, algorithm by algorithm (an algorithm with fewer "
               "than 3 recorded units as planned; shown when one has 3). A job is "
               "*left* when any of its units is."]

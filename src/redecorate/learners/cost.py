@@ -147,6 +147,12 @@ class FitCost:
             built (:func:`fit_members`) × this × one fit of the base learner on the whole
             training set (a network's cost is linear in its passes, unlike a tree's; the
             meta-learner's ``per_example``, fitted with J48 members, does not carry over).
+        own_share: the share of a meta-learner's ``per_example`` that is its own work, which
+            another base learner does not change (DECORATE's artificial examples and its
+            committee's predictions on them and on the training set); the rest scales with the
+            base learner's ``per_example`` against :data:`REFERENCE_MEMBER`'s. 0: all of it
+            scales (a DECORATE of naive Bayes members was priced at 1/60 of J48's, and took
+            0.44–2.3 of its CPU: ``benchmarks/results/meta_member_pricing.md``).
         per_value: a counting learner's CPU seconds, per (numeric value it holds × class), to
             rebuild its model from its counts after one online update: naive Bayes'
             estimators and the stump's best test rescan every distinct numeric value seen.
@@ -167,6 +173,7 @@ class FitCost:
     engine: str | None = None
     network: bool = False
     member_share: float = 1.0
+    own_share: float = 0.0
     per_value: float = 0.0
     refreshes: bool = False
 
@@ -234,7 +241,7 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     against :data:`REFERENCE_SIZE`, by passes or updates per example (:data:`WORK_PARAMETERS`)
     against the defaults, and, for a meta-learner with another base learner (a registry name
     or ``{name, params}``), by that learner's ``per_example`` against
-    :data:`REFERENCE_MEMBER`'s (and its own passes); plus :data:`MEMBER_SECONDS` per model
+    :data:`REFERENCE_MEMBER`'s (and its own passes; all but the meta-learner's ``own_share``); plus :data:`MEMBER_SECONDS` per model
     built; all × the engine's :data:`ENGINE_SPEED` (the levers sped whole units up, the
     Python around the engine's calls too). A meta-learner over a ``network`` costs its
     models × ``member_share`` × the network's fit. A meta-learner that ``refreshes`` its
@@ -262,10 +269,11 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     if size is not None:
         seconds *= max(size, 1) / REFERENCE_SIZE
     if member is not None:
-        seconds *= member.fit_cost.per_example / learner_class(REFERENCE_MEMBER).fit_cost.per_example
+        ratio = member.fit_cost.per_example / learner_class(REFERENCE_MEMBER).fit_cost.per_example
         base = spelled["estimator"]
         if isinstance(base, Mapping):
-            seconds *= _work(member, base.get("params") or {})
+            ratio *= _work(member, base.get("params") or {})
+        seconds *= cost.own_share + (1.0 - cost.own_share) * ratio
     if cost.refreshes and values and member is not None:
         seconds += fit_members(cls, params) * max(n_examples, 1.0) * member.fit_cost.per_value * values * classes
     return (seconds + MEMBER_SECONDS * fit_members(cls, params)) * _speed(cls, spelled)
