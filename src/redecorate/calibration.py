@@ -163,15 +163,15 @@ def plan_of_provenance(provenance: Mapping[str, Any], repo: str | Path,
                        target_seconds: float | None = None) -> dict[str, list[Any]] | None:
     """Today's plan (dataset -> chunks) of the experiment a provenance file describes, or None
     (see :func:`spec_of_provenance`)."""
-    spec = spec_of_provenance(provenance, repo)
-    if spec is None:
-        return None
-    if target_seconds is None:
-        target_seconds = float(provenance["config"]["values"].get("job_seconds") or DEFAULT_TARGET_SECONDS)
     with warnings.catch_warnings():
         # A run recorded before a parameter was renamed spells it the old way: that is its
         # record, not a mistake in a file someone edits now.
         warnings.simplefilter("ignore", FutureWarning)
+        spec = spec_of_provenance(provenance, repo)
+        if spec is None:
+            return None
+        if target_seconds is None:
+            target_seconds = float(provenance["config"]["values"].get("job_seconds") or DEFAULT_TARGET_SECONDS)
         return plan_experiment(spec, load_registry(Path(repo) / "config" / "datasets.yaml"), target_seconds)
 
 
