@@ -28,6 +28,8 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
+from priced_results import write_priced_results  # noqa: E402  (benchmarks/ is the script's directory)
+
 from redecorate.data import load_dataset  # noqa: E402
 from redecorate.learners.cost import estimated_fit_seconds  # noqa: E402
 from redecorate.learners.params import make_learner  # noqa: E402
@@ -97,13 +99,7 @@ def main() -> int:
     parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "meta_member_pricing"))
     parser.add_argument("--from-csv", action="store_true", help="rewrite the Markdown from <out>.csv")
     args = parser.parse_args()
-    if args.from_csv:
-        frame = pd.read_csv(f"{args.out}.csv")
-    else:
-        frame = sample(args.datasets.split(","), args.data_dir)
-        frame.to_csv(f"{args.out}.csv", index=False)
-    Path(f"{args.out}.md").write_text(markdown(frame), encoding="utf-8")
-    return 0
+    return write_priced_results(args.out, args.from_csv, lambda: sample(args.datasets.split(","), args.data_dir), markdown)
 
 
 if __name__ == "__main__":
