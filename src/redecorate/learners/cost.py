@@ -151,8 +151,8 @@ class FitCost:
             another base learner does not change (DECORATE's artificial examples and its
             committee's predictions on them and on the training set); the rest scales with the
             base learner's ``per_example`` against :data:`REFERENCE_MEMBER`'s. 0: all of it
-            scales (a DECORATE of naive Bayes members was priced at 1/60 of J48's, and took
-            0.44–2.3 of its CPU: ``benchmarks/results/meta_member_pricing.md``).
+            scales (a DECORATE of naive Bayes members was priced at 1/60 of one of J48
+            members, and took 0.43–2.46 of its CPU: ``benchmarks/results/meta_member_pricing.md``).
         per_value: a counting learner's CPU seconds, per (numeric value it holds × class), to
             rebuild its model from its counts after one online update: naive Bayes'
             estimators and the stump's best test rescan every distinct numeric value seen.
@@ -160,9 +160,9 @@ class FitCost:
             online boosting, which classifies each example right after the member learns
             it): its fit also costs members × examples × the member's ``per_value`` × the
             values a member holds on average along the stream (:func:`values_seen`; priced
-            only when the data are at hand and the base learner is given) × classes. A type-blind model put waveform's
-            online boosting of stumps at 1/300 of its CPU and segment's at 1/200
-            (``benchmarks/results/online_boosting_cost.md``).
+            only when the data are at hand and the base learner is given) × classes. A
+            type-blind model put waveform's online boosting of stumps at 1/300 of its CPU and
+            segment's at 1/200 (``benchmarks/results/online_boosting_pricing.md``).
     """
 
     per_example: float = 1e-6
@@ -241,8 +241,8 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     against :data:`REFERENCE_SIZE`, by passes or updates per example (:data:`WORK_PARAMETERS`)
     against the defaults, and, for a meta-learner with another base learner (a registry name
     or ``{name, params}``), by that learner's ``per_example`` against
-    :data:`REFERENCE_MEMBER`'s (and its own passes; all but the meta-learner's ``own_share``); plus :data:`MEMBER_SECONDS` per model
-    built; all × the engine's :data:`ENGINE_SPEED` (the levers sped whole units up, the
+    :data:`REFERENCE_MEMBER`'s (and its own passes; all but the meta-learner's
+    ``own_share``); plus :data:`MEMBER_SECONDS` per model built; all × the engine's :data:`ENGINE_SPEED` (the levers sped whole units up, the
     Python around the engine's calls too). A meta-learner over a ``network`` costs its
     models × ``member_share`` × the network's fit. A meta-learner that ``refreshes`` its
     members adds their rebuilds (``per_value``) when ``values`` is given.
