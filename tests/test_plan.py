@@ -91,13 +91,19 @@ def test_units_keyed_after_the_fact_count_as_recorded_but_not_in_plan_over_measu
                    [unit_key(kind, settings, u, dataset) for u in shared], shared, cpu=500.0)
     _fake_job_file(tmp_path / "new" / "records" / dataset / "chunk3.parquet",
                    [unit_key(kind, settings, u, dataset) for u in own], own, cpu=7.0)
+    # A later job that reused a shared unit carries its share on: still not the unit's own CPU.
+    reused = units[3:4]
+    path = tmp_path / "a_later" / "records" / dataset / "chunk0.parquet"  # read before "old"
+    write_job_records(pd.DataFrame({"value": [1.0]}), path, units=reused,
+                      unit_keys=[unit_key(kind, settings, reused[0], dataset)], unit_rows=[1], unit_cpu_s=[90.0],
+                      unit_sources=[f"old/records/{dataset}/{APPORTIONED_FILE}"], git={"commit": "test"}, cpu_s=90.0)
     row = next(d for d in experiment_plan(spec, quick_run.registry, 120.0, [tmp_path]).datasets
                if d.dataset == dataset)
     shape = dataset_shape(quick_run.registry[dataset], dataset)
-    assert row.recorded == 3
+    assert row.recorded == 4
     assert row.done_measured_s == pytest.approx(7.0)
     assert row.done_planned_s == pytest.approx(kind.unit_cost(settings, own[0], shape))
-    assert row.left_s == pytest.approx(sum(kind.unit_cost(settings, u, shape) for u in units[3:]))
+    assert row.left_s == pytest.approx(sum(kind.unit_cost(settings, u, shape) for u in units[4:]))
 
 
 def test_a_job_is_left_when_any_of_its_units_is(quick_run, tmp_path: Path) -> None:

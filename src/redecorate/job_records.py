@@ -234,14 +234,16 @@ class KeptUnit:
     stop: int
     cpu_s: float
     index: int  # the unit's place among the file's units
+    source: str | None = None  # the file the unit was read from when the job reused it
 
     @property
     def cpu_apportioned(self) -> bool:
         """Whether ``cpu_s`` is a share of a whole run's CPU rather than the unit's own: runs
         committed before job files carried unit keys were keyed after the fact
         (:data:`APPORTIONED_FILE`), their jobs' CPU shared among the units by the cost plan
-        of the day, so it says nothing of how far today's plan is off on one unit."""
-        return self.path.name == APPORTIONED_FILE
+        of the day, so it says nothing of how far today's plan is off on one unit. A job
+        that reused such a unit carries the share on, so its source counts too."""
+        return APPORTIONED_FILE in (self.path.name, Path(self.source or "").name)
 
     def commit(self) -> str | None:
         """The commit that computed the unit (:func:`unit_commits`)."""
@@ -270,9 +272,10 @@ def kept_units(root: str | os.PathLike[str], dataset: str, prefer: str | None = 
             if data_sha256 is not None and info.get("data_sha256") not in (None, data_sha256):
                 continue
             start = 0
-            for index, (key, rows, cpu) in enumerate(
-                    zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], strict=True)):
-                found.setdefault(key, KeptUnit(path, start, start + rows, cpu, index))
+            sources = info.get("unit_sources") or [None] * len(info["unit_keys"])
+            for index, (key, rows, cpu, source) in enumerate(
+                    zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], sources, strict=True)):
+                found.setdefault(key, KeptUnit(path, start, start + rows, cpu, index, source))
                 start += rows
     return found
 
