@@ -45,3 +45,41 @@ def test_only_files_that_computed_something_are_kept_and_none_replaces_its_sourc
     again = {k.source.name: k.action for k in keep_experiment(results, into, "e", prefix="thesis")}
     assert again["chunk2.parquet"] == "replaced" and again["chunk0.parquet"] == "same"
     assert "e: 4 job files" in capsys.readouterr().out
+
+
+def test_a_slices_job_files_are_kept_under_their_own_names(tmp_path: Path, capsys) -> None:
+    results, into = tmp_path / "results", tmp_path / "reproduced"
+    _job(results / "e" / "records" / "iris" / "chunk0.parquet", ["a"], [None], "1")
+    _job(results / "e.slice-0123abcd" / "records" / "iris" / "chunk0.parquet", ["b"], [None], "1")
+    _job(results / "e.slice-0123abcd" / "records" / "iris" / "chunk1.parquet", ["a"], ["results/e/x"], "1")
+    _job(results / "e_other" / "records" / "iris" / "chunk0.parquet", ["z"], [None], "1")  # another experiment
+
+    actions = {(k.source.parent.parent.parent.name, k.source.name): k.action
+               for k in keep_experiment(results, into, "e", prefix="thesis")}  # fmt: skip
+    assert actions == {("e", "chunk0.parquet"): "copied", ("e.slice-0123abcd", "chunk0.parquet"): "copied",
+                       ("e.slice-0123abcd", "chunk1.parquet"): "all reused"}  # fmt: skip
+    kept = into / "e" / "records" / "iris"
+    assert {p.name for p in kept.iterdir()} == {"thesis-chunk0.parquet", "thesis-slice-0123abcd-chunk0.parquet"}
+    assert job_record_info(kept / "thesis-slice-0123abcd-chunk0.parquet")["unit_keys"] == ["b"]
+
+    # only a slice ran: its files are still found
+    assert main(["f", "--results", str(results), "--into", str(into)]) == 0
+    assert "f: no job files" in capsys.readouterr().out
+    _job(results / "f.slice-99999999" / "records" / "iris" / "chunk0.parquet", ["c"], [None], "1")
+    assert main(["f", "--results", str(results), "--into", str(into)]) == 0
+    assert "f: 1 job files: 1 copied" in capsys.readouterr().out
+
+
+def test_a_second_different_file_of_one_commit_is_kept_beside_not_over_the_first(tmp_path: Path) -> None:
+    results, into = tmp_path / "results", tmp_path / "reproduced"
+    kept = into / "e" / "records" / "iris"
+    _job(kept / "chunk0.parquet", ["a", "b"], [None, None], "1")
+    run = results / "e" / "records" / "iris" / "chunk0.parquet"
+    _job(run, ["a", "c"], [None, None], "2")
+    assert keep_experiment(results, into, "e")[0].action == "beside"
+    first = (kept / f"chunk0.{'2' * 7}.parquet").read_bytes()
+    _job(run, ["a", "d"], [None, None], "2")  # the same job again at that commit, other units
+    second = keep_experiment(results, into, "e")[0]
+    assert second.action == "beside" and second.target == kept / f"chunk0.{'2' * 7}.1.parquet"
+    assert (kept / f"chunk0.{'2' * 7}.parquet").read_bytes() == first
+    assert keep_experiment(results, into, "e")[0].action == "same"

@@ -12,7 +12,12 @@ at which commit the units were computed with a note that they came from that ver
 * ``--prefix`` names the copies ``<prefix>-chunkN.parquet``, so files of another scale (a
   pilot's ``chunkN``) stay beside them;
 * a kept file is replaced only by a file that holds all of its units and took none of them
-  from it; otherwise the new file is kept beside it, named with its commit;
+  from it; otherwise the new file is kept beside it, named with its commit (and a number when
+  a different file of that commit is already kept there);
+* the job files of the experiment's slices (``results/<experiment>.slice-<hash>/``, a run
+  with ``--config datasets=[...]`` or ``algorithms=[...]``) are kept too, named
+  ``<prefix>-slice-<hash>-chunkN.parquet``: a slice packs its jobs differently, so its
+  ``chunkN`` is not the whole run's, and the names keep the two apart;
 * every copy is written to a temporary name and renamed into place.
 
 Usage::
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import itertools
 import os
 import shutil
 import sys
@@ -35,6 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from redecorate.job_records import job_record_info  # noqa: E402
+from redecorate.layout import SLICE_MARK  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -71,10 +78,15 @@ def keep_file(source: Path, target: Path) -> Kept:
         took_from_it = any(s and _same_file(s, target) for s in sources)
         if took_from_it or not set(old.get("unit_keys", [])) <= set(info["unit_keys"]):
             commit = str(info.get("commit") or "unknown")[:7]
-            target = target.with_name(f"{target.stem}.{commit}{target.suffix}")
             action = "beside"
-            if target.exists() and filecmp.cmp(source, target, shallow=False):
-                return Kept(source, target, "same")
+            for n in itertools.count():
+                stem = f"{target.stem}.{commit}" + (f".{n}" if n else "")
+                beside = target.with_name(f"{stem}{target.suffix}")
+                if not beside.exists():
+                    break
+                if filecmp.cmp(source, beside, shallow=False):
+                    return Kept(source, beside, "same")
+            target = beside
         else:
             action = "replaced"
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -84,12 +96,23 @@ def keep_file(source: Path, target: Path) -> Kept:
     return Kept(source, target, action)
 
 
+def record_folders(results: Path, experiment: str) -> list[tuple[Path, str]]:
+    """The ``records/`` folders of ``experiment`` under ``results`` (its own, then its slices'),
+    each with the tag its copies are named with (``""``, ``"slice-<hash>"``)."""
+    folders = [(results / experiment / "records", "")]
+    for folder in sorted(results.glob(f"{experiment}{SLICE_MARK}*/records")):
+        folders.append((folder, "slice-" + folder.parent.name[len(experiment) + len(SLICE_MARK):]))
+    return [(folder, tag) for folder, tag in folders if folder.is_dir()]
+
+
 def keep_experiment(results: Path, into: Path, experiment: str, prefix: str = "") -> list[Kept]:
-    """Keep every job file of ``results/<experiment>/records/`` under ``into/<experiment>/records/``."""
+    """Keep every job file of ``results/<experiment>/records/`` and of its slices' ``records/``
+    under ``into/<experiment>/records/``."""
     out = []
-    for source in sorted((results / experiment / "records").glob("*/*.parquet")):
-        name = f"{prefix}-{source.name}" if prefix else source.name
-        out.append(keep_file(source, into / experiment / "records" / source.parent.name / name))
+    for folder, tag in record_folders(results, experiment):
+        for source in sorted(folder.glob("*/*.parquet")):
+            name = "-".join(part for part in (prefix, tag, source.name) if part)
+            out.append(keep_file(source, into / experiment / "records" / source.parent.name / name))
     return out
 
 
@@ -101,8 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prefix", default="", help="name the copies <prefix>-chunkN.parquet")
     args = parser.parse_args(argv)
     for experiment in args.experiments:
-        if not (Path(args.results) / experiment / "records").is_dir():
-            print(f"{experiment}: no job files under {args.results}/{experiment}/records")
+        if not record_folders(Path(args.results), experiment):
+            print(f"{experiment}: no job files under {args.results}/{experiment}/records "
+                  f"or {args.results}/{experiment}{SLICE_MARK}*/records")
             continue
         kept = keep_experiment(Path(args.results), Path(args.into), experiment, args.prefix)
         counts: dict[str, int] = {}
