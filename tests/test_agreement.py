@@ -201,6 +201,27 @@ def test_known_disagreements_explain_only_what_disagrees(tmp_path: Path) -> None
     assert notes.tolist() == ["the baseline", "", "biased sample", ""]
 
 
+def test_a_report_names_each_known_disagreement_behind_disagreeing_cells_once() -> None:
+    from redecorate.report.agreement import agreement_lines, known_disagreement_lines
+
+    cells = pd.DataFrame({
+        "table": ["4.2", "4.3", "4.3", "4.4", "4.4"], "dataset": ["hepatitis", "hepatitis", "iris", "splice", "iris"],
+        "statistic": "accuracy", "published": [52.0, 52.0, 90.0, 50.0, 95.0],
+        "reproduced": [66.0, 66.0, 90.5, 78.0, 80.0], "low": [64.0, 64.0, 89.0, 76.0, 78.0],
+        "high": [68.0, 68.0, 92.0, 80.0, 82.0], "status": [DISAGREES, DISAGREES, AGREES, DISAGREES, DISAGREES],
+        "printed": True,
+        "explanation": ["one example", "one example", "one example", "the forest", ""],
+    })  # fmt: skip
+    notes = known_disagreement_lines(cells)
+    assert notes == ["- **Tables 4.2, 4.3** (2 cells; hepatitis): one example",
+                     "- **Table 4.4** (1 cells; splice): the forest"]  # the agreeing iris cell is not counted
+    assert known_disagreement_lines(cells, label="Table X") == ["- **Table X** (2 cells; hepatitis): one example",
+                                                                "- **Table X** (1 cells; splice): the forest"]
+    text = "\n".join(agreement_lines(cells, by=("table",)))
+    assert "## Known disagreements" in text and "3 of the 4 disagreeing cells" in text
+    assert "## Known disagreements" not in "\n".join(agreement_lines(cells.assign(explanation=""), by=("table",)))
+
+
 def test_the_committed_known_disagreements_parse_and_cover_chapters_6_to_8() -> None:
     rows = read_disagreements(Path(__file__).resolve().parents[1] / "config/published/known_disagreements.tsv")
     assert (rows["explanation"].str.len() > 20).all()

@@ -55,3 +55,23 @@ def test_readings_and_pilot_folders_are_rewritten_from_their_own_experiment_file
     assert tool.experiment_file(pilot) == pilot / "ch8_afa_decorate.yaml"
     aulc = tool.experiment_file(REPO / "reproduced" / "ch7_readings_aulc")
     assert aulc == REPO / "reproduced" / "ch7_readings" / "ch7_readings_aulc.yaml"
+
+
+def test_the_report_of_a_slice_is_rewritten_as_a_slice(tmp_path: Path, tool) -> None:
+    """A committed run of a slice (``--config datasets=[...]``) keeps the banner that says what
+    it left out: the slice is rebuilt from what its provenance records."""
+    import json
+
+    directory = tmp_path / NAME
+    shutil.copytree(REPO / "reproduced" / NAME, directory)
+    provenance = json.loads((directory / "provenance.json").read_text(encoding="utf-8"))
+    datasets = provenance["experiment"]["settings"]["datasets"]
+    provenance["experiment"]["name"] = f"{NAME}.slice-0123abcd"
+    provenance["experiment"]["settings"]["datasets"] = datasets[:2]
+    (directory / "provenance.json").write_text(json.dumps(provenance), encoding="utf-8")
+
+    tool.regenerate(directory)
+
+    text = (directory / "replication.md").read_text(encoding="utf-8")
+    assert f"**A slice of {NAME}**" in text
+    assert f"left out: {', '.join(datasets[2:])}" in text

@@ -13,7 +13,8 @@ fix to a measure, or an edited known disagreement must reach its report without 
 job. The report is made by the workflow's own function
 (:func:`redecorate.experiment_report.write_experiment_report`) from the committed
 ``records.parquet`` and ``summary.csv``, with the experiment file read at the scale its
-``provenance.json`` records and the published values of ``config/published/``. Rewritten in
+``provenance.json`` records (and sliced as it records, for the run of a slice) and the
+published values of ``config/published/``. Rewritten in
 place: ``tables/``, the PNG figures (the committed root keeps no PDF), ``replication.md``,
 ``replication.csv`` and ``replication_conclusions.csv``. Records, summary and provenance are
 never touched. Then run ``tools/replication_report.py`` for the report of every table.
@@ -37,7 +38,8 @@ sys.path.insert(0, str(ROOT / "src"))
 import pandas as pd  # noqa: E402
 
 from redecorate.experiment_report import ReportFiles, write_experiment_report  # noqa: E402
-from redecorate.experiments import load_experiment, report_settings  # noqa: E402
+from redecorate.experiments import load_experiment, report_settings, slice_experiments  # noqa: E402
+from redecorate.layout import SLICE_MARK  # noqa: E402
 from redecorate.provenance import recorded_file  # noqa: E402
 
 KEPT = ("replication.md", "replication.csv", "replication_conclusions.csv")
@@ -79,6 +81,10 @@ def regenerate(directory: Path) -> list[str]:
     path = experiment_file(directory)
     assert path is not None, directory  # committed() lists only directories with one
     spec = load_experiment(path, schema=ROOT / "workflow" / "schemas" / "experiment.schema.yaml", scale=scale)
+    if SLICE_MARK in provenance["experiment"]["name"]:  # the run of a slice: its report says so
+        settings = provenance["experiment"]["settings"]
+        spec = slice_experiments({spec.name: spec}, list(settings["algorithms"]), settings["datasets"],
+                                 source=str(directory / "provenance.json"))[spec.name]  # fmt: skip
     report = report_settings(spec, ROOT / "config" / "published").to_json()
     with tempfile.TemporaryDirectory(prefix=f"report_{directory.name}_") as tmp:
         out = Path(tmp)

@@ -52,6 +52,7 @@ __all__ = [
     "disagreeing",
     "evidence_frame",
     "explanations",
+    "known_disagreement_lines",
     "known_disagreements_for",
     "mean_intervals",
     "printed_cells",
@@ -414,10 +415,36 @@ def agreement_lines(evidence: pd.DataFrame, *, by: Sequence[str] = ("table", "st
     body = [[*(str(r[k]) for k in by), str(r["cells"]), str(r["reproduced"]), fmt(r["median_abs_difference"]),
              fmt(r["inside_interval"]), str(r["compared"]), fmt(r["sign_agreement"]), fmt(r["trivial"]),
              fmt(r["spearman"]), *(str(r[s]) for s in CELL_STATUSES)] for _, r in summary.iterrows()]  # fmt: skip
-    return ["## Agreement per table", "", AGREEMENT_LEGEND, "",
-            markdown_table([*(k.capitalize() for k in by), "Cells", "Reproduced", "Median |diff.|", "Inside",
-                            "Signed", "Sign", "Trivial", "Spearman", *(s.capitalize() for s in CELL_STATUSES)],
-                           body), ""]
+    lines = ["## Agreement per table", "", AGREEMENT_LEGEND, "",
+             markdown_table([*(k.capitalize() for k in by), "Cells", "Reproduced", "Median |diff.|", "Inside",
+                             "Signed", "Sign", "Trivial", "Spearman", *(s.capitalize() for s in CELL_STATUSES)],
+                            body), ""]  # fmt: skip
+    notes = known_disagreement_lines(evidence)
+    if notes:
+        lines += ["## Known disagreements", "",
+                  f"{int(summary['explained'].sum())} of the {int(summary['disagreeing'].sum())} disagreeing "
+                  "cells (a printed value outside the reproduced interval, or a signed cell against the "
+                  "published sign) have a recorded cause (`config/published/known_disagreements.tsv`, each with "
+                  "its evidence):", "", *notes, ""]  # fmt: skip
+    return lines
+
+
+def known_disagreement_lines(evidence: pd.DataFrame, *, label: str | None = None) -> list[str]:
+    """Markdown bullets: each known disagreement behind disagreeing cells (:func:`disagreeing`)
+    once, under ``label`` or the tables it covers, with the number of cells and their datasets.
+
+    Why: a disagreement with a recorded cause is neither hidden nor a new failure; the report of
+    the experiment and the replication report of every table say the same thing the same way.
+    """
+    frame = evidence_frame(evidence)
+    wrong = frame[disagreeing(frame) & (frame["explanation"] != "")]
+    notes = []
+    for text, group in wrong.groupby("explanation", sort=False):
+        tables = list(dict.fromkeys(str(t) for t in group["table"] if t))
+        name = label or (f"Table{'s' if len(tables) > 1 else ''} {', '.join(tables)}" if tables else "")
+        where = ", ".join(sorted({str(d) for d in group["dataset"] if d})) or "all datasets"
+        notes.append(f"- **{name}** ({len(group)} cells; {where}): {text}")
+    return notes
 
 
 def with_agreement_section(markdown: str, evidence: pd.DataFrame, *, by: Sequence[str] = ("table",)) -> str:

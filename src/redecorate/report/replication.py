@@ -434,7 +434,7 @@ def _conclusions_section(conclusions: pd.DataFrame) -> list[str]:
     if "explained_failure" in conclusions and failed.any() and "not counted" not in sentence:
         known = int(conclusions.loc[failed, "explained_failure"].fillna(False).astype(bool).sum())
         sentence += (f"; of the {int(failed.sum())} that do not, {known} fail only on datasets "
-                     "with a known disagreement (see below)")
+                     "with a known disagreement (section \"Known disagreements\")")
     out += [
         "A conclusion holds when sign(wins − losses) of the Sig. W/D/L and the side of 1 of "
         f"the GM error ratio both agree with the thesis. {sentence[0].upper()}{sentence[1:]}; "
@@ -618,22 +618,6 @@ def _per_table_section(cells: pd.DataFrame, conclusions: pd.DataFrame) -> list[s
     return [*out, markdown_table(header, body, "llrrrrrlrrrr")]
 
 
-def _explained_section(cells: pd.DataFrame) -> list[str]:
-    """Each known disagreement once, with the cells it covers and how far they are."""
-    if "explained" not in cells or not (cells["explained"] != "").any():
-        return []
-    out = ["## Known disagreements", "",
-           "Cells whose difference has a known cause (`config/published/known_disagreements.tsv`); "
-           "the per-algorithm table above also gives the median without them.", ""]  # fmt: skip
-    for text, rows in cells[cells["explained"] != ""].groupby("explained", sort=False):
-        done = rows[rows["status"] == "ok"]
-        which = ", ".join(sorted({display_name(str(a)) for a in rows["algorithm"]}))
-        where = ", ".join(sorted({str(d) for d in rows["dataset"]}))
-        out += [f"- **{where}, {which}** ({len(done)} cells, median |difference| "
-                f"{fmt(done['difference'].abs().median() if len(done) else np.nan, 2, missing='')}): {text}"]
-    return [*out, ""]
-
-
 def _not_run_section(cells: pd.DataFrame) -> list[str]:
     out = ["## Published cells not run", ""]
     not_run = cells[cells["status"] == NOT_RUN]
@@ -721,7 +705,6 @@ def render_replication_markdown(
     else:
         out += _conclusions_section(conclusions)
     if has_cells:
-        out += _explained_section(cells)
         out += _not_run_section(cells)
         out += _cells_section(cells)
     return "\n".join(out)

@@ -31,8 +31,8 @@ import pandas as pd
 from redecorate.report.agreement import (
     REPRODUCED,
     agreement_measures,
-    disagreeing,
     evidence_frame,
+    known_disagreement_lines,
 )
 from redecorate.report.contents import SOURCES, PublishedItem
 from redecorate.report.markdown_html import markdown_to_html
@@ -306,12 +306,7 @@ def _section_lines(section: str, rows: Sequence[Row]) -> list[str]:
     if body:
         lines += [markdown_table(["Table", "Statistic", "Printed", "Reproduced", "Median abs. diff.", "Inside 95 %",
                                   "Signed", "Sign", "Trivial", "Spearman", "Explained of disagreeing"], body), ""]
-    notes = []
-    for r in rows:
-        wrong = r.evidence[disagreeing(r.evidence) & (r.evidence["explanation"] != "")]
-        for text, group in wrong.groupby("explanation", sort=False):
-            where = ", ".join(sorted({str(d) for d in group["dataset"] if d})) or "all datasets"
-            notes.append(f"- **{r.item.item}** ({len(group)} cells; {where}): {text}")
+    notes = [note for r in rows for note in known_disagreement_lines(r.evidence, label=r.item.item)]
     if notes:
         lines += ["Known disagreements behind disagreeing cells (`config/published/known_disagreements.tsv`):", "",
                   *notes, ""]
