@@ -70,3 +70,23 @@ def test_tiny_training_sets(J48, m):
     X, y = _data(10)
     rf = RandomForest(random_state=0).fit(X.iloc[:m], y[:m])
     np.testing.assert_allclose(rf.predict_proba(X).sum(axis=1), 1.0)
+
+
+def test_a_node_without_a_gaining_candidate_draws_more_or_becomes_a_leaf(J48):
+    """K = 1 of two attributes, one of them constant (no gain): Weka's RandomTree draws the
+    other whenever it drew the constant one, so every tree splits; with
+    ``draw_until_gain=False`` a root that drew the constant one is a leaf."""
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 20)
+    X = pd.DataFrame({"same": np.zeros(40), "tells": y + rng.normal(0, 0.1, 40)})
+    labels = np.array(["a", "b"])[y]
+    roots = {}
+    for flag in (True, False):
+        trees = [J48(unpruned=True, min_instances=1, max_features=1, draw_until_gain=flag, random_state=s)
+                 .fit(X, labels) for s in range(20)]  # fmt: skip
+        roots[flag] = [int(t.tree_.att[0]) for t in trees]
+        assert 0 not in roots[flag]  # the constant attribute is never split on
+    assert roots[True] == [1] * 20
+    assert -1 in roots[False] and 1 in roots[False]  # some roots drew the constant attribute
+    forest = RandomForest(n_estimators=10, max_features=1, draw_until_gain=False, random_state=0).fit(X, labels)
+    assert all(not t.draw_until_gain for t in forest.estimators_)

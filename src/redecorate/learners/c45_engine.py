@@ -662,15 +662,16 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
             if wt[t] != math.floor(wt[t]):
                 lut = lut[:0]
                 break
-    if random_k > 0:
-        # Random-tree mode: K random candidate attributes, more if none has positive gain.
+    if random_k != 0:
+        # Random-tree mode: K = |random_k| random candidate attributes, more if none has
+        # positive gain (Weka's RandomTree); random_k < 0: only K, a leaf if none has.
         perm = np.random.permutation(d)
         best_a = -1
         best_g = 0.0
         best_thr = 0.0
         for p in range(d):
             a = perm[p]
-            if p >= random_k and best_a >= 0:
+            if p >= abs(random_k) and (best_a >= 0 or random_k < 0):
                 break
             if skip[a]:
                 continue
@@ -1381,7 +1382,7 @@ def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, co
     their draw counts grows the same tree as its copies, on about 63 % of the rows.
     """
     counts_for_avg = gains_counted_in_average(nom_sizes, mult.sum())
-    if random_k > 0:
+    if random_k != 0:
         np.random.seed(seed)
     # Attribute by attribute: every scan of the fit reads one attribute of many rows, in
     # ascending row order, so the columns are laid out contiguously (the same values).

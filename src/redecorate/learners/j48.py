@@ -69,6 +69,11 @@ class J48(EncodedClassifier):
         Random-tree mode: at each node only ``max_features`` randomly chosen attributes
         are candidates (more if none of them has positive gain), chosen by information
         gain. Random forests use this with ``unpruned=True, min_instances=1``.
+    draw_until_gain : bool, default True
+        Random-tree mode only: when none of the ``max_features`` candidates has positive
+        gain, draw more until one has (Weka's ``RandomTree``); False makes such a node a
+        leaf (the text's "a random subset of F features at each node" read literally; an
+        ablation of Table 4.4, ``reproduced/ch4_readings_rf/``).
     random_state : int, SeedSequence, Generator or None
         Only used in random-tree mode.
     """
@@ -83,6 +88,7 @@ class J48(EncodedClassifier):
         laplace: bool = False,
         use_mdl_correction: bool = True,
         max_features: int | None = None,
+        draw_until_gain: bool = True,
         random_state=None,
     ):
         self.confidence = confidence
@@ -93,6 +99,7 @@ class J48(EncodedClassifier):
         self.laplace = laplace
         self.use_mdl_correction = use_mdl_correction
         self.max_features = max_features
+        self.draw_until_gain = draw_until_gain
         self.random_state = random_state
 
     _parameter_constraints = {
@@ -104,6 +111,7 @@ class J48(EncodedClassifier):
         "laplace": ["boolean"],
         "use_mdl_correction": ["boolean"],
         "max_features": [POSITIVE_INT, None],
+        "draw_until_gain": ["boolean"],
         "random_state": RANDOM_STATE,
     }
     fit_cost = FitCost(3e-7, engine="c45")
@@ -127,6 +135,8 @@ class J48(EncodedClassifier):
             X, y, w, mult = X[keep], y[keep], w[keep], mult[keep]
         nom = schema.nominal_sizes
         random_k = 0 if self.max_features is None else max(1, int(self.max_features))
+        if not self.draw_until_gain:
+            random_k = -random_k  # the engine's spelling: exactly K candidates
         seed = _seed_from(self.random_state) if random_k else 0
         if X.shape[0] == 0:
             # No usable weight at all: a single empty leaf (uniform predictions).

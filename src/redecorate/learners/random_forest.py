@@ -65,6 +65,10 @@ class RandomForest(EncodedClassifier):
         Number of trees (15 in chapter 4's comparisons, 100 in Figs 4.8/4.9).
     max_features:
         ``K``; see :func:`random_subspace_size`.
+    draw_until_gain:
+        When none of a node's ``K`` candidates has positive gain, draw more until one has
+        (True, Weka's ``RandomTree``) or make the node a leaf (False); see
+        :class:`~redecorate.learners.j48.J48`.
     random_state:
         Seeds both the bootstrap of tree ``i`` and its attribute sampling (independent
         children of one :class:`numpy.random.SeedSequence`).
@@ -78,20 +82,24 @@ class RandomForest(EncodedClassifier):
     _parameter_constraints = {
         "n_estimators": [POSITIVE_INT],
         "max_features": [StrOptions({"weka"}), POSITIVE_INT, None],
+        "draw_until_gain": ["boolean"],
         "random_state": RANDOM_STATE,
     }
     fit_cost = FitCost(9.2e-7, ensemble=True, engine="c45")
     sample_weight_departure = RESAMPLED_DEPARTURE
 
-    def __init__(self, n_estimators: int = 15, max_features=None, random_state=None):
+    def __init__(self, n_estimators: int = 15, max_features=None, draw_until_gain: bool = True,
+                 random_state=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
+        self.draw_until_gain = draw_until_gain
         self.random_state = random_state
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
         self.max_features_ = random_subspace_size(schema.n_features, self.max_features)
-        tree = J48(unpruned=True, min_instances=1, max_features=self.max_features_)
+        tree = J48(unpruned=True, min_instances=1, max_features=self.max_features_,
+                   draw_until_gain=self.draw_until_gain)
         self.estimators_, self.estimators_samples_ = fit_bootstrap_members(
             tree, X, y, sample_weight, schema, n_classes, self.n_estimators,
             as_seed_sequence(self.random_state),
