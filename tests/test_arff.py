@@ -305,3 +305,11 @@ def test_single_class_dataset_is_rejected(tmp_path: Path) -> None:
 def test_missing_file_is_an_arff_error(tmp_path: Path) -> None:
     with pytest.raises(ArffError, match="file not found"):
         load_arff(tmp_path / "absent.arff")
+
+
+def test_a_quoted_brace_or_percent_in_a_sparse_row_is_data(tmp_path: Path) -> None:
+    text = ("@relation r\n@attribute a {'x}y', 'p%q', z}\n@attribute c {u, v}\n@data\n"
+            "{0 'x}y', 1 v} % comment\n{0 'p%q'}\n")  # fmt: skip
+    ds = load_arff(write(tmp_path, text))
+    assert ds.X["a"].tolist() == ["x}y", "p%q"]
+    assert ds.y.tolist() == ["v", "u"]

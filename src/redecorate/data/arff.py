@@ -110,13 +110,13 @@ def _quoted_value(match: re.Match[str]) -> str | None:
     return None if bare == "?" else bare
 
 
-def _strip_comment(line: str) -> str:
-    """Cut a ``%`` comment that is outside quotes (quoted ``%`` is data)."""
-    if "%" not in line:
-        return line
+def _first_unquoted(text: str, char: str, start: int = 0) -> int:
+    """Index of the first ``char`` at or after ``start`` that is outside quotes (a quoted one is
+    data; backslashes escape inside quotes), or -1."""
     quote = ""
     escaped = False
-    for i, ch in enumerate(line):
+    for i in range(start, len(text)):
+        ch = text[i]
         if escaped:
             escaped = False
         elif ch == "\\" and quote:
@@ -126,9 +126,17 @@ def _strip_comment(line: str) -> str:
                 quote = ""
         elif ch in "'\"":
             quote = ch
-        elif ch == "%":
-            return line[:i]
-    return line
+        elif ch == char:
+            return i
+    return -1
+
+
+def _strip_comment(line: str) -> str:
+    """Cut a ``%`` comment that is outside quotes (quoted ``%`` is data)."""
+    if "%" not in line:
+        return line
+    i = _first_unquoted(line, "%")
+    return line if i < 0 else line[:i]
 
 
 def _domain_text(values: Sequence[str], limit: int = 12) -> str:
@@ -354,21 +362,7 @@ def _split_sparse(
 
 def _closing_brace(text: str) -> int:
     """Index of the ``}`` that closes the ``{`` at position 0, skipping quoted text."""
-    quote = ""
-    escaped = False
-    for i, ch in enumerate(text[1:], start=1):
-        if escaped:
-            escaped = False
-        elif ch == "\\" and quote:
-            escaped = True
-        elif quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "}":
-            return i
-    return -1
+    return _first_unquoted(text, "}", start=1)
 
 
 def _empty_value(path: str, lineno: int) -> ArffError:
