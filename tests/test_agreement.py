@@ -317,3 +317,56 @@ def test_a_cell_that_never_reached_its_target_is_not_in_the_inside_share() -> No
     row = table_agreement(cells).iloc[0]
     assert row["inside_interval"] == 1.0 and row["reproduced"] == 1
     assert row[NEVER_REACHED] == 1 and row["disagreeing"] == 1
+
+
+def test_the_gm_ratio_interval_is_paired_centred_and_narrows_with_more_splits() -> None:
+    from redecorate.report.agreement import gm_ratio_interval
+    from redecorate.stats.comparison import geometric_mean_error_ratio
+
+    rng = np.random.default_rng(3)
+
+    def pairs(n: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        out = []
+        for base in (80.0, 90.0, 70.0):
+            b = base + rng.normal(0, 3, n)
+            out.append((b + 2.0 + rng.normal(0, 1, n), b))  # A about 2 points ahead, split by split
+        return out
+
+    few, many = pairs(10), pairs(100)
+    value = geometric_mean_error_ratio([100 - a.mean() for a, _ in few], [100 - b.mean() for _, b in few])
+    low, high = gm_ratio_interval(few)
+    assert low < value < high < 1.0  # A's error lower: the whole interval below 1
+    assert gm_ratio_interval(few) == (low, high)  # deterministic
+    lo100, hi100 = gm_ratio_interval(many)
+    assert hi100 - lo100 < high - low
+    same = [(b, b.copy()) for _, b in few]  # the same splits: every replicate's ratio is 1
+    assert gm_ratio_interval(same) == pytest.approx((1.0, 1.0))
+    assert np.isnan(gm_ratio_interval([])[0]) and np.isnan(gm_ratio_interval([(np.ones(1), np.ones(1))])[0])
+
+
+def test_a_summary_only_table_scores_its_gm_ratios_inside_their_intervals() -> None:
+    """Tables 4.8–4.16 print only summary rows: their GM error ratios are printed cells with a
+    95 % interval and a status, so "inside" can fail."""
+    from redecorate.report.passive import _summary_evidence
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for dataset, base in (("d1", 80.0), ("d2", 90.0)):
+        for run in range(2):
+            for fold in range(10):
+                b = base + rng.normal(0, 2)
+                rows += [{"algorithm": "a", "dataset": dataset, "point": 10.0, "run": run, "fold": fold,
+                          "metric": "accuracy", "value": b + 3.0},
+                         {"algorithm": "b", "dataset": dataset, "point": 10.0, "run": run, "fold": fold,
+                          "metric": "accuracy", "value": b}]  # fmt: skip
+    records = pd.DataFrame(rows)
+    means = records.groupby(["algorithm", "dataset"])["value"].mean()
+    gm = float(np.exp(np.mean([np.log((100 - means["a", d]) / (100 - means["b", d])) for d in ("d1", "d2")])))
+    conclusions = pd.DataFrame({"table": ["4.11", "4.11"], "comparison": ["a_vs_b"] * 2, "baseline": ["a"] * 2,
+                                "other": ["b"] * 2, "point": [10.0, 10.0], "published_gm": [gm + 1e-5, 0.5],
+                                "reproduced_gm": [gm, gm], "published_sig_wdl": ["2/0/0"] * 2,
+                                "reproduced_sig_wdl": ["2/0/0"] * 2, "status": ["ok", "ok"]})  # fmt: skip
+    found = _summary_evidence(conclusions, records)
+    printed = found[found["printed"]]
+    assert (printed["low"] < gm).all() and (printed["high"] > gm).all()
+    assert printed["status"].tolist() == [AGREES, DISAGREES]  # a published 0.5 is far outside

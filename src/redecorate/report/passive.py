@@ -18,8 +18,10 @@ import pandas as pd
 
 from redecorate.report.agreement import (
     NOT_RUN,
+    cell_status,
     evidence_frame,
     explanations,
+    gm_ratio_interval,
     mean_intervals,
     printed_cells,
     signed_differences,
@@ -100,16 +102,41 @@ def _counts(wdl: str) -> float:
     return float(w - l_)
 
 
-def _summary_evidence(conclusions: pd.DataFrame) -> pd.DataFrame:
+GM_ROUNDING = 0.00005
+"""Half a unit of the GM error ratios' last printed digit (four decimals)."""
+
+
+def _gm_interval(accuracy: pd.Series, a: str, b: str, point: float) -> tuple[float, float]:
+    """:func:`~redecorate.report.agreement.gm_ratio_interval` of A over B at ``point``, over
+    the datasets where both ran (as the reproduced ratio is); ``accuracy``: the mean accuracy
+    per (algorithm, dataset, point, run, fold)."""
+    pairs = []
+    for dataset in sorted(set(accuracy.index.get_level_values("dataset"))):
+        try:
+            mine, theirs = accuracy.loc[(a, dataset, point)], accuracy.loc[(b, dataset, point)]
+        except KeyError:
+            continue
+        both = pd.concat([mine, theirs], axis=1, join="inner")
+        if len(both):
+            pairs.append((both.iloc[:, 0].to_numpy(), both.iloc[:, 1].to_numpy()))
+    return gm_ratio_interval(pairs)
+
+
+def _summary_evidence(conclusions: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
     """For a table that prints only its summary rows (Tables 4.8–4.16): per comparison and
-    point the printed GM error ratio, and as signed cells Sig. W − L and 1 − the GM ratio
-    (positive: A ahead), reproduced beside published."""
+    point the printed GM error ratio with its 95 % interval (each dataset's splits resampled,
+    :func:`~redecorate.report.agreement.gm_ratio_interval`) and status, and as signed cells
+    Sig. W − L and 1 − the GM ratio (positive: A ahead), reproduced beside published."""
+    accuracy = (records[records["metric"] == "accuracy"]
+                .groupby(["algorithm", "dataset", "point", "run", "fold"], sort=True)["value"].mean())  # fmt: skip
     rows = []
     for r in conclusions.itertuples():
-        key = {"table": r.table, "system": r.comparison, "point": r.point,
-               "status": NOT_RUN if r.status == NOT_RUN else ""}  # fmt: skip
+        ran = r.status != NOT_RUN
+        key = {"table": r.table, "system": r.comparison, "point": r.point, "status": "" if ran else NOT_RUN}
+        low, high = _gm_interval(accuracy, r.baseline, r.other, float(r.point)) if ran else (np.nan, np.nan)
+        status = cell_status(r.published_gm, r.reproduced_gm, low, high, ran=ran, tolerance=GM_ROUNDING)
         rows += [{**key, "statistic": "gm_ratio", "published": r.published_gm, "reproduced": r.reproduced_gm,
-                  "printed": True},
+                  "low": low, "high": high, "status": status, "printed": True},
                  {**key, "statistic": "sig_w - sig_l", "published": _counts(r.published_sig_wdl),
                   "reproduced": _counts(r.reproduced_sig_wdl), "signed": True},
                  {**key, "statistic": "1 - gm_ratio", "published": 1.0 - r.published_gm,
@@ -158,5 +185,5 @@ def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
         if only_summary:
             conclusions = check_conclusions(summary, pub_cells, pub_summary[pub_summary["table"].isin(only_summary)],
                                             records=records, experiment=settings.experiment)  # fmt: skip
-            parts.append(_summary_evidence(conclusions))
+            parts.append(_summary_evidence(conclusions, records))
     return evidence_frame(pd.concat(parts, ignore_index=True)) if parts else evidence_frame([])
