@@ -185,5 +185,7 @@ def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
         if only_summary:
             conclusions = check_conclusions(summary, pub_cells, pub_summary[pub_summary["table"].isin(only_summary)],
                                             records=records, experiment=settings.experiment)  # fmt: skip
-            parts.append(_summary_evidence(conclusions, records))
+            found = _summary_evidence(conclusions, records)
+            found["explanation"] = explanations(found, read_disagreements(settings.disagreements))
+            parts.append(found)
     return evidence_frame(pd.concat(parts, ignore_index=True)) if parts else evidence_frame([])
