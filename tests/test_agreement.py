@@ -225,7 +225,7 @@ def test_a_report_names_each_known_disagreement_behind_disagreeing_cells_once() 
 def test_the_committed_known_disagreements_parse_and_cover_chapters_6_to_8() -> None:
     rows = read_disagreements(Path(__file__).resolve().parents[1] / "config/published/known_disagreements.tsv")
     assert (rows["explanation"].str.len() > 20).all()
-    assert {"6.1", "6.3", "6.4", "7.1", "8.2", "8.3"} <= set(rows["table"])
+    assert {"4.13", "6.1", "6.3", "6.4", "7.1", "8.2"} <= set(rows["table"])  # 8.3 autos agrees at 5 runs
 
 
 def test_the_report_takes_the_training_folds_aulc_when_the_records_have_it() -> None:
