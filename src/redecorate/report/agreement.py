@@ -160,10 +160,18 @@ def bootstrap_interval(statistic: Callable[..., float], *fold_matrices: np.ndarr
         means = [a.mean(axis=0) for a in arrays]
         value = (float(np.asarray(statistic(*(m[None, :] for m in means)), dtype=np.float64)[0]) if vectorized
                  else float(statistic(*means)))  # fmt: skip
-        if np.isfinite(value):
-            shift = value - float(values[np.isfinite(values)].mean())
-            low, high = low + shift, high + shift
+        low, high = _centred(low, high, values, value)
     return low, high
+
+
+def _centred(low: float, high: float, values: np.ndarray, value: float) -> tuple[float, float]:
+    """The percentile interval ``low, high`` of the replicates ``values`` moved by the
+    statistic's ``value`` minus the replicates' mean (see :func:`bootstrap_interval`,
+    ``centered``); unmoved when ``value`` or the interval is undefined."""
+    if not (np.isfinite(value) and np.isfinite(low)):
+        return low, high
+    shift = value - float(values[np.isfinite(values)].mean())
+    return low + shift, high + shift
 
 
 def gm_ratio_interval(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, level: float = BOOTSTRAP_LEVEL,
@@ -196,11 +204,7 @@ def gm_ratio_interval(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, level: 
             value += float(np.log(100.0 - a.mean()) - np.log(100.0 - b.mean()))
         values = np.exp(logs / len(pairs))
         value = float(np.exp(value / len(pairs)))
-    low, high = _percentile_interval(values, replicates, level)
-    if np.isfinite(low) and np.isfinite(value):
-        shift = value - float(values[np.isfinite(values)].mean())
-        low, high = low + shift, high + shift
-    return low, high
+    return _centred(*_percentile_interval(values, replicates, level), values, value)
 
 
 def mean_intervals(records: pd.DataFrame, keys: Sequence[str], *, value: str = "value",

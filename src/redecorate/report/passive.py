@@ -163,7 +163,8 @@ def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
         summary = summarise(records)
         cells = compare_cells(summary, pub_cells, experiment=settings.experiment)
         cells = cells[cells["status"] != NOT_PUBLISHED].rename(columns={"algorithm": "system"})
-        cells["explanation"] = explanations(cells, read_disagreements(settings.disagreements))
+        known = read_disagreements(settings.disagreements)
+        cells["explanation"] = explanations(cells, known)
         intervals = mean_intervals(records[records["metric"] == "accuracy"], ["dataset", "algorithm", "point"])
         printed = evidence_frame(printed_cells(cells, intervals.rename(columns={"algorithm": "system"}),
                                                ["dataset", "system", "point"], ran=cells["status"] != NOT_RUN)
@@ -186,6 +187,6 @@ def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
             conclusions = check_conclusions(summary, pub_cells, pub_summary[pub_summary["table"].isin(only_summary)],
                                             records=records, experiment=settings.experiment)  # fmt: skip
             found = _summary_evidence(conclusions, records)
-            found["explanation"] = explanations(found, read_disagreements(settings.disagreements))
+            found["explanation"] = explanations(found, known)
             parts.append(found)
     return evidence_frame(pd.concat(parts, ignore_index=True)) if parts else evidence_frame([])
