@@ -83,3 +83,17 @@ def test_a_second_different_file_of_one_commit_is_kept_beside_not_over_the_first
     assert second.action == "beside" and second.target == kept / f"chunk0.{'2' * 7}.1.parquet"
     assert (kept / f"chunk0.{'2' * 7}.parquet").read_bytes() == first
     assert keep_experiment(results, into, "e")[0].action == "same"
+
+
+def test_check_finds_a_computed_unit_that_is_kept_nowhere(tmp_path: Path, capsys) -> None:
+    results, into = tmp_path / "results", tmp_path / "reproduced"
+    _job(results / "e" / "records" / "iris" / "chunk0.parquet", ["a", "b"], [None, "elsewhere"], "1")
+    _job(results / "e" / "records" / "iris" / "chunk1.parquet", ["c"], ["elsewhere"], "1")  # read only
+    _job(results / "e.slice-0123abcd" / "records" / "iris" / "chunk0.parquet", ["d"], [None], "1")
+    args = ["e", "--results", str(results), "--into", str(into), "--check"]
+    assert main(args) == 1  # a and d were computed and are kept nowhere; b and c were read
+    assert "2 computed unit(s) not kept" in capsys.readouterr().out
+    assert not into.exists()  # --check copies nothing
+    assert main(["e", "--results", str(results), "--into", str(into), "--prefix", "thesis"]) == 0
+    assert main(args) == 0  # kept, the slice's under its own name
+    assert "every computed unit is kept" in capsys.readouterr().out

@@ -24,6 +24,11 @@ Usage::
 
     python3 tools/keep_records.py ch7_cpe ch8_afa --prefix thesis
     python3 tools/keep_records.py ch6_active --results /scratch/results --into reproduced
+    python3 tools/keep_records.py ch6_active ch8_afa --check   # exit 1 if a computed unit is not kept
+
+``--check`` copies nothing: it lists the units computed under the results (job files and their
+slices') whose key no file under ``--into`` holds. A file-by-file comparison cannot answer that
+question, since the all-reused files are deliberately not copied and a slice's are renamed.
 """
 
 from __future__ import annotations
@@ -116,13 +121,45 @@ def keep_experiment(results: Path, into: Path, experiment: str, prefix: str = ""
     return out
 
 
+def unkept_units(results: Path, into: Path, experiment: str) -> dict[Path, int]:
+    """Job file -> how many of the units it computed (not read from elsewhere) no job file
+    under ``into/*/records/`` holds by key; files with none are left out."""
+    kept: set[str] = set()
+    for path in into.glob("*/records/*/*.parquet"):
+        info = job_record_info(path)
+        if info is not None:
+            kept.update(info.get("unit_keys", []))
+    out = {}
+    for folder, _ in record_folders(results, experiment):
+        for source in sorted(folder.glob("*/*.parquet")):
+            info = job_record_info(source)
+            if info is None or "unit_keys" not in info:
+                continue
+            sources = info.get("unit_sources") or [None] * len(info["unit_keys"])
+            missing = sum(1 for key, src in zip(info["unit_keys"], sources, strict=True) if not src and key not in kept)
+            if missing:
+                out[source] = missing
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("experiments", nargs="+", help="experiment names (folders of the results directory)")
     parser.add_argument("--results", default="results", help="the results directory (default: results)")
     parser.add_argument("--into", default="reproduced", help="where to keep them (default: reproduced)")
     parser.add_argument("--prefix", default="", help="name the copies <prefix>-chunkN.parquet")
+    parser.add_argument("--check", action="store_true",
+                        help="copy nothing; exit 1 if a unit computed under --results is kept nowhere under --into")
     args = parser.parse_args(argv)
+    if args.check:
+        unkept = {}
+        for experiment in args.experiments:
+            unkept.update(unkept_units(Path(args.results), Path(args.into), experiment))
+        for source, n in unkept.items():
+            print(f"  {source}: {n} computed unit(s) kept nowhere under {args.into}")
+        print(f"{', '.join(args.experiments)}: " + (f"{sum(unkept.values())} computed unit(s) not kept"
+                                                   if unkept else f"every computed unit is kept under {args.into}"))
+        return 1 if unkept else 0
     for experiment in args.experiments:
         if not record_folders(Path(args.results), experiment):
             print(f"{experiment}: no job files under {args.results}/{experiment}/records "
