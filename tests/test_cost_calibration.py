@@ -178,3 +178,21 @@ def test_the_committed_engine_revisions_are_commits_before_the_levers() -> None:
     assert all(engines <= {"c45", "masked_rows"} and engines for engines in listed.values())
     assert not any(c.startswith(("fae194c", "8b09bfc", "a40f6c1")) for c in listed)
     assert next(e for c, e in listed.items() if c.startswith("210aac0")) == {"c45", "masked_rows"}
+
+
+def test_decorate_is_priced_by_the_size_of_its_artificial_set() -> None:
+    """R_size sets how many rows every member learns from (n (1 + R)) and the committee labels
+    (n R): the default prices as given, a smaller set less, and the share a naive Bayes member
+    leaves to DECORATE's own work shrinks with it."""
+    from redecorate.learners.cost import estimated_fit_seconds
+
+    def price(**params: object) -> float:
+        return estimated_fit_seconds("decorate", params, 500, 20)
+
+    assert price(artificial_size=1.0) == price()
+    assert price(artificial_size=0.1) < price(artificial_size=0.5) < price() < price(artificial_size=2.0)
+    assert price(artificial_size=0.0) > 0.3 * price()  # the members still learn from T
+    nb = {"base": "naive_bayes"}
+    small, full = estimated_fit_seconds("decorate", {**nb, "artificial_size": 0.1}, 500, 20), \
+        estimated_fit_seconds("decorate", nb, 500, 20)
+    assert small / full < price(artificial_size=0.1) / price()

@@ -176,6 +176,7 @@ class FitCost:
     own_share: float = 0.0
     per_value: float = 0.0
     refreshes: bool = False
+    artificial: str | None = None
 
 
 def _spelled(cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -268,15 +269,30 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     size = _size(cls, spelled)
     if size is not None:
         seconds *= max(size, 1) / REFERENCE_SIZE
+    own, members = _artificial_factors(cls, spelled)
     if member is not None:
         ratio = member.fit_cost.per_example / learner_class(REFERENCE_MEMBER).fit_cost.per_example
         base = spelled["estimator"]
         if isinstance(base, Mapping):
             ratio *= _work(member, base.get("params") or {})
-        seconds *= cost.own_share + (1.0 - cost.own_share) * ratio
+        members *= ratio
+    seconds *= cost.own_share * own + (1.0 - cost.own_share) * members
     if cost.refreshes and values and member is not None:
         seconds += fit_members(cls, params) * max(n_examples, 1.0) * member.fit_cost.per_value * values * classes
     return (seconds + MEMBER_SECONDS * fit_members(cls, params)) * _speed(cls, spelled)
+
+
+def _artificial_factors(cls: type, spelled: Mapping[str, Any]) -> tuple[float, float]:
+    """The factors of a fit's own share and its members' share for the artificial set's size
+    given against the default (``FitCost.artificial``; (1, 1) when not given)."""
+    name = cls.fit_cost.artificial
+    size = spelled.get(name) if name is not None else None
+    default = _default(cls, name) if name is not None else None
+    if not isinstance(size, (int, float)) or isinstance(size, bool) or not isinstance(default, (int, float)) \
+            or default <= 0:
+        return 1.0, 1.0
+    size = max(float(size), 0.0)
+    return size / default, (1.0 + size) / (1.0 + default)
 
 
 def values_seen(X: Any, fraction: float = 1.0) -> float:

@@ -483,7 +483,8 @@ class Decorate(EncodedClassifier):
         "rejection_loss": [StrOptions({"error", "mse"})],
     }
     fits_multiplicities = True
-    fit_cost = FitCost(1.4e-5, growth=1.3, ensemble=True, trials="max_iterations", engine="c45", own_share=0.37)
+    fit_cost = FitCost(1.4e-5, growth=1.3, ensemble=True, trials="max_iterations", engine="c45", own_share=0.37,
+                        artificial="artificial_size")
     committee_settings = ("max_iterations", "artificial_size", "rejection_loss")
     renamed_parameters = {"base_estimator": "estimator", "ensemble_size": "n_estimators"}
     sample_weight_departure = (
