@@ -196,3 +196,20 @@ def test_decorate_is_priced_by_the_size_of_its_artificial_set() -> None:
     small, full = estimated_fit_seconds("decorate", {**nb, "artificial_size": 0.1}, 500, 20), \
         estimated_fit_seconds("decorate", nb, 500, 20)
     assert small / full < price(artificial_size=0.1) / price()
+
+
+def test_decorate_without_rejection_is_priced_by_its_members_not_the_trials_rejection_takes() -> None:
+    """Without rejection every trial is kept: a fit builds its n_estimators members, fewer than
+    the trials a fit with rejection takes on average, and never more than max_iterations."""
+    from redecorate.learners.cost import REJECTION_TRIALS_PER_MEMBER, estimated_fit_seconds, estimated_members
+
+    def price(**params: object) -> float:
+        return estimated_fit_seconds("decorate", params, 500, 20)
+
+    assert estimated_members("decorate", {"rejection": False}) == 15
+    assert estimated_members("decorate", {"rejection": False, "max_iterations": 10}) == 10
+    assert estimated_members("decorate", {"rejection": True}) == estimated_members("decorate", {}) == 50
+    assert price(rejection=True) == price()
+    assert price(rejection=False) == pytest.approx(price() / REJECTION_TRIALS_PER_MEMBER, rel=0.05)
+    # 15 trials at most: rejection can take no more than those either
+    assert price(rejection=False, max_iterations=15) == pytest.approx(price(max_iterations=15), rel=0.05)

@@ -31,6 +31,7 @@ __all__ = [
     "REFERENCE_EXAMPLES",
     "REFERENCE_MEMBER",
     "REFERENCE_SIZE",
+    "REJECTION_TRIALS_PER_MEMBER",
     "ROW_ATTRIBUTES",
     "FitCost",
     "estimated_fit_seconds",
@@ -69,6 +70,15 @@ the example, its target and learning rate), in weight units: a network fit costs
 ``per_example × n × (weights + NETWORK_ROW_WEIGHTS)``. Fitted with the networks'
 ``per_example`` to Oza's pilot (``reproduced/oza_online_nn``: 0.4 µs per example and pass
 beside 1.15 ns per weight, from balance-scale's 21 weights to mushroom's 7,503)."""
+
+REJECTION_TRIALS_PER_MEMBER = 2.1
+"""Trials a DECORATE fit with rejection builds per member, on average: its ``per_example`` was
+fitted to runs with rejection, and a fit without it (``FitCost.rejection``) builds exactly its
+members, so it costs ``n_estimators / min(max_iterations, this × n_estimators)`` of one with it.
+A fit's CPU is in proportion to its trials (``benchmarks/results/decorate_trials.md``: without
+rejection 0.21–0.36 of the CPU where rejection took all 50 trials, 0.87–1.17 where it took 15;
+with rejection 15–50 trials for 15 members, 2.39 per member weighted by CPU). At 2.1,
+§4.7's DECORATE (No Rejection) is planned at 1.08 of its units' measured CPU, 2.28 before."""
 
 REFERENCE_MEMBER = "j48"
 """The member learner a meta-learner's ``per_example`` was calibrated with (its default): another
@@ -177,6 +187,7 @@ class FitCost:
     per_value: float = 0.0
     refreshes: bool = False
     artificial: str | None = None
+    rejection: str | None = None
 
 
 def _spelled(cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -214,7 +225,8 @@ def fit_members(cls: type, params: Mapping[str, Any] | None = None) -> int:
     cost: FitCost = cls.fit_cost
     params = _spelled(cls, params)
     if cost.trials is not None:
-        return int(params.get(cost.trials, _default(cls, cost.trials)))
+        trials = int(params.get(cost.trials, _default(cls, cost.trials)))
+        return min(trials, _size(cls, params) or REFERENCE_SIZE) if _keeps_every_trial(cls, params) else trials
     size = _size(cls, params)
     return max(size, 1) if size is not None else (REFERENCE_SIZE if cost.ensemble else 1)
 
@@ -269,6 +281,9 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     size = _size(cls, spelled)
     if size is not None:
         seconds *= max(size, 1) / REFERENCE_SIZE
+    if _keeps_every_trial(cls, spelled):  # every trial kept: its members, not the trials rejection takes
+        trials = int(spelled.get(cost.trials, _default(cls, cost.trials))) if cost.trials else fit_members(cls, params)
+        seconds *= fit_members(cls, params) / max(min(trials, REJECTION_TRIALS_PER_MEMBER * fit_members(cls, params)), 1)
     own, members = _artificial_factors(cls, spelled)
     if member is not None:
         ratio = member.fit_cost.per_example / learner_class(REFERENCE_MEMBER).fit_cost.per_example
@@ -280,6 +295,12 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     if cost.refreshes and values and member is not None:
         seconds += fit_members(cls, params) * max(n_examples, 1.0) * member.fit_cost.per_value * values * classes
     return (seconds + MEMBER_SECONDS * fit_members(cls, params)) * _speed(cls, spelled)
+
+
+def _keeps_every_trial(cls: type, spelled: Mapping[str, Any]) -> bool:
+    """Whether the parameters turn off the learner's rejection of trials (``FitCost.rejection``)."""
+    name = cls.fit_cost.rejection
+    return name is not None and spelled.get(name) is False
 
 
 def _artificial_factors(cls: type, spelled: Mapping[str, Any]) -> tuple[float, float]:

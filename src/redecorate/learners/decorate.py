@@ -484,7 +484,7 @@ class Decorate(EncodedClassifier):
     }
     fits_multiplicities = True
     fit_cost = FitCost(1.4e-5, growth=1.3, ensemble=True, trials="max_iterations", engine="c45", own_share=0.37,
-                        artificial="artificial_size")
+                        artificial="artificial_size", rejection="rejection")
     committee_settings = ("max_iterations", "artificial_size", "rejection_loss")
     renamed_parameters = {"base_estimator": "estimator", "ensemble_size": "n_estimators"}
     sample_weight_departure = (
