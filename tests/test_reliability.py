@@ -179,9 +179,12 @@ def test_a_second_live_run_in_the_same_directory_is_refused(tmp_path: Path) -> N
         first = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                  env=smoke.snakemake_env(), start_new_session=True)  # fmt: skip
         try:
-            locks = tmp_path / ".snakemake" / "locks"
+            # The owner file is written from `onstart`, after Snakemake has written its lock files
+            # whole: a lock file seen the moment it is created may still be empty, and a second
+            # run finds nothing of its own locked in it (a race seen once in CI).
+            locks, owner = tmp_path / ".snakemake" / "locks", tmp_path / ".snakemake" / "redecorate-owner.json"
             deadline = time.monotonic() + 300
-            while not (locks.is_dir() and any(locks.iterdir())):
+            while not (locks.is_dir() and any(locks.iterdir()) and owner.is_file()):
                 assert first.poll() is None, "the first run ended before it held its locks"
                 assert time.monotonic() < deadline, "the first run never took its locks"
                 time.sleep(0.1)
