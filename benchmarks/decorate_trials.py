@@ -19,7 +19,6 @@ writes ``<out>.csv`` and ``<out>.md``; ``--from-csv`` rewrites the Markdown from
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -31,7 +30,7 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from priced_results import write_priced_results  # noqa: E402  (benchmarks/ is the script's directory)
+from priced_results import priced_main  # noqa: E402  (benchmarks/ is the script's directory)
 
 from redecorate.data import load_dataset  # noqa: E402
 from redecorate.learners.cost import REJECTION_TRIALS_PER_MEMBER, estimated_fit_seconds  # noqa: E402
@@ -102,14 +101,7 @@ def markdown(frame: pd.DataFrame) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", default=DATASETS)
-    parser.add_argument("--data-dir", default=str(REPO / "data"))
-    parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "decorate_trials"))
-    parser.add_argument("--from-csv", action="store_true", help="rewrite the Markdown from <out>.csv")
-    args = parser.parse_args()
-    return write_priced_results(args.out, args.from_csv, lambda: sample(args.datasets.split(","), args.data_dir),
-                                markdown)
+    return priced_main(__doc__.splitlines()[0], DATASETS, "decorate_trials", sample, markdown)
 
 
 if __name__ == "__main__":

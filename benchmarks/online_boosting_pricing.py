@@ -23,7 +23,6 @@ from an earlier CSV.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -35,7 +34,7 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from priced_results import write_priced_results  # noqa: E402  (benchmarks/ is the script's directory)
+from priced_results import priced_arguments, write_priced_results  # noqa: E402  (benchmarks/ is the script's directory)
 
 from redecorate.data import load_dataset  # noqa: E402
 from redecorate.learners.cost import estimated_fit_seconds, values_seen  # noqa: E402
@@ -99,14 +98,11 @@ def markdown(frame: pd.DataFrame) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", default=DATASETS)
+    parser = priced_arguments(__doc__.splitlines()[0], DATASETS, "online_boosting_pricing")
     parser.add_argument("--members", type=int, default=100)
-    parser.add_argument("--data-dir", default=str(REPO / "data"))
-    parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "online_boosting_pricing"))
-    parser.add_argument("--from-csv", action="store_true", help="rewrite the Markdown from <out>.csv")
     args = parser.parse_args()
-    return write_priced_results(args.out, args.from_csv, lambda: sample(args.datasets.split(","), args.members, args.data_dir), markdown)
+    return write_priced_results(args.out, args.from_csv,
+                                lambda: sample(args.datasets.split(","), args.members, args.data_dir), markdown)
 
 
 if __name__ == "__main__":

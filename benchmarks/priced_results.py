@@ -7,6 +7,7 @@ already measured, so a change to the page never needs the fits again.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,3 +25,24 @@ def write_priced_results(out: str, from_csv: bool, sample: Callable[[], pd.DataF
         frame.to_csv(f"{out}.csv", index=False)
     Path(f"{out}.md").write_text(markdown(frame), encoding="utf-8")
     return 0
+
+
+def priced_arguments(description: str, datasets: str, out: str) -> argparse.ArgumentParser:
+    """The options every pricing benchmark takes (``--datasets``, ``--data-dir``, ``--out``,
+    ``--from-csv``); a benchmark adds its own before parsing."""
+    repo = Path(__file__).resolve().parents[1]
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--datasets", default=datasets)
+    parser.add_argument("--data-dir", default=str(repo / "data"))
+    parser.add_argument("--out", default=str(repo / "benchmarks" / "results" / out))
+    parser.add_argument("--from-csv", action="store_true", help="rewrite the Markdown from <out>.csv")
+    return parser
+
+
+def priced_main(description: str, datasets: str, out: str,
+                sample: Callable[[list[str], str], pd.DataFrame], markdown: Callable[[pd.DataFrame], str]) -> int:
+    """A pricing benchmark with no options of its own: ``sample(datasets, data_dir)`` measured
+    (or read back with ``--from-csv``) and written by :func:`write_priced_results`."""
+    args = priced_arguments(description, datasets, out).parse_args()
+    return write_priced_results(args.out, args.from_csv, lambda: sample(args.datasets.split(","), args.data_dir),
+                                markdown)
