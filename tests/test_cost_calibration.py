@@ -201,7 +201,11 @@ def test_decorate_is_priced_by_the_size_of_its_artificial_set() -> None:
 def test_decorate_without_rejection_is_priced_by_its_members_not_the_trials_rejection_takes() -> None:
     """Without rejection every trial is kept: a fit builds its n_estimators members, fewer than
     the trials a fit with rejection takes on average, and never more than max_iterations."""
-    from redecorate.learners.cost import REJECTION_TRIALS_PER_MEMBER, estimated_fit_seconds, estimated_members
+    from redecorate.learners.cost import (
+        REJECTION_TRIALS_PER_MEMBER,
+        estimated_fit_seconds,
+        estimated_members,
+    )
 
     def price(**params: object) -> float:
         return estimated_fit_seconds("decorate", params, 500, 20)
