@@ -225,7 +225,7 @@ def fit_members(cls: type, params: Mapping[str, Any] | None = None) -> int:
     cost: FitCost = cls.fit_cost
     params = _spelled(cls, params)
     if cost.trials is not None:
-        trials = int(params.get(cost.trials, _default(cls, cost.trials)))
+        trials = _trials(cls, params)
         return min(trials, _size(cls, params) or REFERENCE_SIZE) if _keeps_every_trial(cls, params) else trials
     size = _size(cls, params)
     return max(size, 1) if size is not None else (REFERENCE_SIZE if cost.ensemble else 1)
@@ -282,8 +282,8 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     if size is not None:
         seconds *= max(size, 1) / REFERENCE_SIZE
     if _keeps_every_trial(cls, spelled):  # every trial kept: its members, not the trials rejection takes
-        trials = int(spelled.get(cost.trials, _default(cls, cost.trials))) if cost.trials else fit_members(cls, params)
-        seconds *= fit_members(cls, params) / max(min(trials, REJECTION_TRIALS_PER_MEMBER * fit_members(cls, params)), 1)
+        kept = fit_members(cls, params)
+        seconds *= kept / max(min(_trials(cls, spelled), REJECTION_TRIALS_PER_MEMBER * kept), 1)
     own, members = _artificial_factors(cls, spelled)
     if member is not None:
         ratio = member.fit_cost.per_example / learner_class(REFERENCE_MEMBER).fit_cost.per_example
@@ -297,10 +297,16 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     return (seconds + MEMBER_SECONDS * fit_members(cls, params)) * _speed(cls, spelled)
 
 
+def _trials(cls: type, spelled: Mapping[str, Any]) -> int:
+    """The ``FitCost.trials`` parameter's value: given, or the class's default."""
+    return int(spelled.get(cls.fit_cost.trials, _default(cls, cls.fit_cost.trials)))
+
+
 def _keeps_every_trial(cls: type, spelled: Mapping[str, Any]) -> bool:
-    """Whether the parameters turn off the learner's rejection of trials (``FitCost.rejection``)."""
+    """Whether the parameters turn off the learner's rejection of trials (``FitCost.rejection``;
+    only with ``FitCost.trials``, the count rejection draws from)."""
     name = cls.fit_cost.rejection
-    return name is not None and spelled.get(name) is False
+    return name is not None and cls.fit_cost.trials is not None and spelled.get(name) is False
 
 
 def _artificial_factors(cls: type, spelled: Mapping[str, Any]) -> tuple[float, float]:
