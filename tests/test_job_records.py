@@ -11,11 +11,13 @@ import pytest
 from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftest)
 
 from redecorate.job_records import (
+    APPORTIONED_FILE,
     job_record_info,
     kept_units,
     run_job_records,
     unit_commits,
     unit_key,
+    units_apportioned,
     with_unit_commits,
     write_job_records,
 )
@@ -183,6 +185,31 @@ def test_a_reused_unit_keeps_the_commit_that_computed_it_through_renamed_and_old
     Path("kept/t/records/iris/chunk0.parquet").unlink()  # its source gone: unknown, not guessed
     assert unit_commits(old) == [None, "2" * 40]
     assert with_unit_commits({"commit": "3" * 40}) == {"commit": "3" * 40}  # files before unit keys
+
+
+def test_a_share_of_a_whole_runs_cpu_stays_a_share_through_every_reuse(
+        iris, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unit keyed after the fact carries a share of its run's CPU; jobs that reuse it copy
+    the share and name only the file they read, so the chain is followed to its start, also
+    when a checkout elsewhere recorded it (its absolute path's tail is looked for here)."""
+    monkeypatch.chdir(tmp_path)
+    units = [{"algorithm": "j48", "run": r} for r in range(2)]
+    shared, meta = run_job_records(iris, PASSIVE, SETTINGS, units, records_from=None)
+    write_job_records(shared, Path(f"kept/t/records/iris/{APPORTIONED_FILE}"), git=GIT, cpu_s=9.0, **meta)
+    first, meta = run_job_records(iris, PASSIVE, SETTINGS, units[:1], records_from="kept")
+    write_job_records(first, Path("first/t/records/iris/chunk0.parquet"), git=GIT, cpu_s=1.0, **meta)
+    second, meta = run_job_records(iris, PASSIVE, SETTINGS, units[:1], records_from="first")
+    assert meta["unit_sources"] == ["first/t/records/iris/chunk0.parquet"]  # only the file it read
+    meta["unit_sources"] = ["/another/checkout/first/t/records/iris/chunk0.parquet"]
+    write_job_records(second, Path("second/t/records/iris/chunk0.parquet"), git=GIT, cpu_s=1.0, **meta)
+    assert units_apportioned(job_record_info("second/t/records/iris/chunk0.parquet")) == [True]
+    assert all(unit.cpu_apportioned for unit in kept_units("second", "iris").values())
+    # A unit the job computed itself is measured; so is one whose chain is lost.
+    computed, meta = run_job_records(iris, PASSIVE, SETTINGS, units[1:], records_from=None)
+    write_job_records(computed, Path("own/t/records/iris/chunk0.parquet"), git=GIT, cpu_s=1.0, **meta)
+    assert units_apportioned(job_record_info("own/t/records/iris/chunk0.parquet")) == [False]
+    Path("first/t/records/iris/chunk0.parquet").unlink()
+    assert units_apportioned(job_record_info("second/t/records/iris/chunk0.parquet")) == [False]
 
 
 def test_provenance_lists_a_jobs_cpu_by_the_commit_that_spent_it(tmp_path: Path) -> None:

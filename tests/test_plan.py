@@ -97,6 +97,11 @@ def test_units_keyed_after_the_fact_count_as_recorded_but_not_in_plan_over_measu
     write_job_records(pd.DataFrame({"value": [1.0]}), path, units=reused,
                       unit_keys=[unit_key(kind, settings, reused[0], dataset)], unit_rows=[1], unit_cpu_s=[90.0],
                       unit_sources=[f"old/records/{dataset}/{APPORTIONED_FILE}"], git={"commit": "test"}, cpu_s=90.0)
+    # So does a job that reused it from that job, though it names only the file it read.
+    again = tmp_path / "a_again" / "records" / dataset / "chunk0.parquet"  # read before "a_later"
+    write_job_records(pd.DataFrame({"value": [1.0]}), again, units=reused,
+                      unit_keys=[unit_key(kind, settings, reused[0], dataset)], unit_rows=[1], unit_cpu_s=[90.0],
+                      unit_sources=[str(path)], git={"commit": "test"}, cpu_s=1.0)
     row = next(d for d in experiment_plan(spec, quick_run.registry, 120.0, [tmp_path]).datasets
                if d.dataset == dataset)
     shape = dataset_shape(quick_run.registry[dataset], dataset)

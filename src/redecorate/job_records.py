@@ -43,11 +43,12 @@ from redecorate.kinds.jobs import run_units
 from redecorate.kinds.kind import ExperimentKind, Unit
 from redecorate.learners.registry import ALGORITHMS
 from redecorate.protocol.settings import JobSettings, key_settings
-from redecorate.provenance import canonical_hash, cpu_description
+from redecorate.provenance import canonical_hash, cpu_description, recorded_file
 from redecorate.util import atomic_write
 
 __all__ = ["APPORTIONED_FILE", "KeptUnit", "job_record_info", "kept_units", "key_params", "process_cpu_seconds",
-           "run_job_records", "unit_commits", "unit_id", "unit_key", "with_unit_commits", "write_job_records"]
+           "run_job_records", "unit_commits", "unit_id", "unit_key", "units_apportioned", "with_unit_commits",
+           "write_job_records"]
 
 _METADATA_KEY = b"redecorate.job"
 
@@ -198,9 +199,18 @@ def _unit_commits(info: Mapping[str, Any], base: Path, depth: int) -> list[str |
             for key, source in zip(info.get("unit_keys", []), sources, strict=True)]
 
 
+def _source_path(source: str, base: Path) -> Path | None:
+    """The records file a job recorded it reused a unit from: at the recorded path (absolute,
+    or relative to ``base``, the directory the workflow ran in), else at the longest tail of it
+    under ``base`` (a path another checkout recorded); None when it is nowhere."""
+    recorded = Path(source)
+    at = recorded if recorded.is_absolute() else base / recorded
+    return at if at.is_file() else recorded_file(recorded, base)
+
+
 def _source_commit(source: str, key: str, base: Path, depth: int) -> str | None:
-    path = Path(source) if Path(source).is_absolute() else base / source
-    if depth <= 0 or not path.is_file():
+    path = _source_path(source, base)
+    if depth <= 0 or path is None:
         return None
     stat = path.stat()
     commits = _file_commits(str(path.resolve()), stat.st_mtime_ns, stat.st_size, str(base), depth)
@@ -215,6 +225,45 @@ def _file_commits(path: str, mtime_ns: int, size: int, base: str, depth: int) ->
     if info is None or "unit_keys" not in info:
         return {}
     return dict(zip(info["unit_keys"], _unit_commits(info, Path(base), depth), strict=True))
+
+
+def units_apportioned(info: Mapping[str, Any], base: str | os.PathLike[str] = ".") -> list[bool]:
+    """Whether each unit of a records file was reused, through any number of jobs, from a
+    file keyed after the fact (:data:`APPORTIONED_FILE`), so its CPU is a share of a whole
+    run's, not its own (:attr:`KeptUnit.cpu_apportioned`).
+
+    Why: a job that reuses a unit copies its CPU and names only the file it read, so a
+    second reuse hides the shared CPU of the first: a J48 unit of 0.03 s planned carried
+    2.6 s of a whole run's share into two later experiments. Sources are followed as by
+    :func:`unit_commits`; a chain that breaks (a source file gone) counts as measured.
+    """
+    return _units_apportioned(info, Path(base), _SOURCE_DEPTH)
+
+
+def _units_apportioned(info: Mapping[str, Any], base: Path, depth: int) -> list[bool]:
+    sources = info.get("unit_sources") or [None] * len(info.get("unit_keys", []))
+    return [bool(source) and _source_apportioned(source, key, base, depth - 1)
+            for key, source in zip(info.get("unit_keys", []), sources, strict=True)]
+
+
+def _source_apportioned(source: str, key: str, base: Path, depth: int) -> bool:
+    if Path(source).name == APPORTIONED_FILE:
+        return True
+    path = _source_path(source, base)
+    if depth <= 0 or path is None:
+        return False
+    stat = path.stat()
+    return _file_apportioned(str(path.resolve()), stat.st_mtime_ns, stat.st_size, str(base), depth).get(key, False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_apportioned(path: str, mtime_ns: int, size: int, base: str, depth: int) -> dict[str, bool]:
+    """Unit key -> whether its CPU is a share (:func:`units_apportioned`) for one records file,
+    read once per version of the file."""
+    info = job_record_info(path)
+    if info is None or "unit_keys" not in info:
+        return {}
+    return dict(zip(info["unit_keys"], _units_apportioned(info, Path(base), depth), strict=True))
 
 
 def with_unit_commits(info: Mapping[str, Any] | None, base: str | os.PathLike[str] = ".") -> dict[str, Any] | None:
@@ -236,14 +285,17 @@ class KeptUnit:
     index: int  # the unit's place among the file's units
     source: str | None = None  # the file the unit was read from when the job reused it
 
+    shared: bool = False  # reused, through any number of jobs, from an apportioned file
+
     @property
     def cpu_apportioned(self) -> bool:
         """Whether ``cpu_s`` is a share of a whole run's CPU rather than the unit's own: runs
         committed before job files carried unit keys were keyed after the fact
         (:data:`APPORTIONED_FILE`), their jobs' CPU shared among the units by the cost plan
         of the day, so it says nothing of how far today's plan is off on one unit. A job
-        that reused such a unit carries the share on, so its source counts too."""
-        return APPORTIONED_FILE in (self.path.name, Path(self.source or "").name)
+        that reused such a unit carries the share on, and so does every job that reused it
+        from that job (``shared``, :func:`units_apportioned`)."""
+        return self.shared or APPORTIONED_FILE in (self.path.name, Path(self.source or "").name)
 
     def commit(self) -> str | None:
         """The commit that computed the unit (:func:`unit_commits`)."""
@@ -273,9 +325,10 @@ def kept_units(root: str | os.PathLike[str], dataset: str, prefer: str | None = 
                 continue
             start = 0
             sources = info.get("unit_sources") or [None] * len(info["unit_keys"])
-            for index, (key, rows, cpu, source) in enumerate(
-                    zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], sources, strict=True)):
-                found.setdefault(key, KeptUnit(path, start, start + rows, cpu, index, source))
+            shared = units_apportioned(info, Path(root).parent)
+            for index, (key, rows, cpu, source, share) in enumerate(
+                    zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], sources, shared, strict=True)):
+                found.setdefault(key, KeptUnit(path, start, start + rows, cpu, index, source, share))
                 start += rows
     return found
 
