@@ -198,6 +198,33 @@ def test_decorate_is_priced_by_the_size_of_its_artificial_set() -> None:
     assert small / full < price(artificial_size=0.1) / price()
 
 
+def test_a_larger_decorate_committee_costs_more_per_member_a_larger_bagging_does_not() -> None:
+    """Every DECORATE trial's artificial examples are labelled by the committee built so far,
+    so 100 members cost more than 100/15 of 15 (``committee_share``); Bagging's members are
+    independent, so its size prices in proportion; the reference size is priced as before."""
+    from redecorate.learners.cost import (
+        ENGINE_SPEED,
+        MEMBER_SECONDS,
+        REFERENCE_SIZE,
+        estimated_fit_seconds,
+    )
+    from redecorate.learners.registry import learner_class
+
+    share = learner_class("decorate").fit_cost.committee_share
+    assert 0.0 < share < 1.0
+    ratio = 100 / REFERENCE_SIZE
+    large = estimated_fit_seconds("decorate", {"n_estimators": 100, "max_iterations": 300}, 500, 20)
+    reference = estimated_fit_seconds("decorate", {"n_estimators": REFERENCE_SIZE, "max_iterations": 50}, 500, 20)
+    assert reference == estimated_fit_seconds("decorate", {}, 500, 20)
+    assert large / reference == pytest.approx(ratio * (1.0 - share + share * ratio), rel=0.05)  # trials' constant aside
+
+    def bagging(size: int) -> float:  # the fit's work, without its per-model constant
+        return estimated_fit_seconds("bagging", {"n_estimators": size}, 500, 20) - \
+            MEMBER_SECONDS * size * ENGINE_SPEED["c45"]
+
+    assert bagging(100) / bagging(REFERENCE_SIZE) == pytest.approx(ratio)
+
+
 def test_decorate_without_rejection_is_priced_by_its_members_not_the_trials_rejection_takes() -> None:
     """Without rejection every trial is kept: a fit builds its n_estimators members, fewer than
     the trials a fit with rejection takes on average, and never more than max_iterations."""

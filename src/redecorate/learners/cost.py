@@ -140,6 +140,10 @@ class FitCost:
             where a linear model says a sixth).
         ensemble: the fit builds ``n_estimators`` members: the cost scales with the size
             relative to :data:`REFERENCE_SIZE`, and so does the number of models built.
+        committee_share: the share of a fit at :data:`REFERENCE_SIZE` members whose work
+            grows with the committee as well as with the trials (DECORATE: every trial's
+            artificial examples are labelled by every member built so far), so a fit of
+            ``S`` members costs ``S/S₀ × (1 − q + q × S/S₀)`` of one at ``S₀``, not ``S/S₀``.
         trials: the parameter that counts the models a fit builds when that is not the
             ensemble size (DECORATE's ``max_iterations``: every trial builds a candidate).
         subset: the parameter that bounds the attributes each member sees (the
@@ -177,6 +181,7 @@ class FitCost:
 
     per_example: float = 1e-6
     growth: float = 1.0
+    committee_share: float = 0.0
     ensemble: bool = False
     trials: str | None = None
     subset: str | None = None
@@ -280,7 +285,8 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
     seconds = cost.per_example * examples * row * _work(cls, spelled)
     size = _size(cls, spelled)
     if size is not None:
-        seconds *= max(size, 1) / REFERENCE_SIZE
+        relative = max(size, 1) / REFERENCE_SIZE
+        seconds *= relative * (1.0 - cost.committee_share + cost.committee_share * relative)
     if _keeps_every_trial(cls, spelled):  # every trial kept: its members, not the trials rejection takes
         kept = fit_members(cls, params)
         seconds *= kept / max(min(_trials(cls, spelled), REJECTION_TRIALS_PER_MEMBER * kept), 1)
