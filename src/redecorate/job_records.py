@@ -295,7 +295,7 @@ class KeptUnit:
         of the day, so it says nothing of how far today's plan is off on one unit. A job
         that reused such a unit carries the share on, and so does every job that reused it
         from that job (``shared``, :func:`units_apportioned`)."""
-        return self.shared or APPORTIONED_FILE in (self.path.name, Path(self.source or "").name)
+        return self.shared or self.path.name == APPORTIONED_FILE
 
     def commit(self) -> str | None:
         """The commit that computed the unit (:func:`unit_commits`)."""
