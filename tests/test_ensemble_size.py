@@ -194,7 +194,8 @@ def test_experiment_files_load_and_every_variant_builds(name: str, scale: str) -
     if scale == "smoke":
         assert spec.protocol.runs == 1 and spec.protocol.folds <= 3
         assert set(spec.datasets) <= {"iris", "labor"}
-        assert len(spec.datasets) * len(spec.algorithms) <= 11  # jobs: cheap in CI
+        # jobs: cheap in CI (ch4_large_ensembles: five methods at 100, four of them at 15 too)
+        assert len(spec.datasets) * len(spec.algorithms) <= {"ch4_ensemble_size": 11, "ch4_large_ensembles": 18}[name]
 
 
 def test_ensemble_size_experiment_follows_the_stated_rule() -> None:
@@ -212,21 +213,32 @@ def test_ensemble_size_experiment_follows_the_stated_rule() -> None:
     assert ensemble_sizes(spec.algorithms) == dict(sorted(sizes.items(), key=lambda kv: kv[1]))
 
 
-def test_large_ensembles_experiment_is_size_100() -> None:
+def test_large_ensembles_experiment_is_size_100_beside_size_15_as_ch4_passive_runs_it() -> None:
+    """Every ensemble at 100 (DECORATE with I_max 300) and, for §4.5's "slight improvements",
+    the same method at 15 with ch4_passive's very entries, so its units are reused by key."""
     spec = load_experiment(EXPERIMENTS / "ch4_large_ensembles.yaml", schema=SCHEMA)
+    passive = load_experiment(EXPERIMENTS / "ch4_passive.yaml", schema=SCHEMA)
     learners = {label: spec.learner_of(label) for label in spec.algorithms}
-    assert sorted(learners.values()) == ["adaboost", "bagging", "decorate", "j48", "rf"]
+    assert sorted(learners.values()) == ["adaboost", "adaboost", "bagging", "bagging", "decorate", "decorate",
+                                         "j48", "rf", "rf"]
+    sizes = spec.report["analysis_options"]["size_trends"]["sizes"]
+    assert sorted(sizes) == sorted(label for label in learners if label.endswith("_100"))
     for label, learner in learners.items():
         params = spec.algorithms[label]
-        if learner == "decorate":
-            assert (params["n_estimators"], params["max_iterations"]) == (100, 300)
-        elif learner != "j48":
+        if label in sizes:
+            assert learners[sizes[label]] == learner
             assert params["n_estimators"] == 100, label
+            if learner == "decorate":
+                assert params["max_iterations"] == 300
+        else:
+            assert (spec.learner_of(label), params) == (passive.learner_of(label), passive.algorithms[label]), label
+    assert (spec.protocol.seed, spec.protocol.runs, spec.protocol.folds, spec.protocol.points) == \
+        (passive.protocol.seed, passive.protocol.runs, passive.protocol.folds, passive.protocol.points)
     assert list(spec.protocol.points) == [1, 2, 5, 10, 20, 30, 40, 50, 75, 100]
     assert (spec.protocol.runs, spec.protocol.folds) == (10, 10)
     assert len(spec.datasets) == 4
     report = spec.report
-    assert {report["baseline"], *report["others"]} == set(spec.algorithms)
+    assert {report["baseline"], *report["others"]} == set(spec.algorithms) - set(sizes.values())  # size 15: §4.5 only
 
 
 def test_no_records_at_the_point_is_a_clear_error(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 Why: most of chapters 4-5 fits one mould (comparison tables, scatter plots, learning curves,
 reproduced vs published), which :mod:`redecorate.report` builds for every experiment. A few
 sections report something else: the Spearman correlations of §4.4, the diversity win-loss
-Table 4.7, accuracy against ensemble size (Figure 4.7). An experiment file asks for them by
+Table 4.7, accuracy against ensemble size (Figure 4.7), ensembles of 100 against 15 (§4.5). An experiment file asks for them by
 name (``report: {analyses: [name, ...]}``); each name maps to one function in a module of
 this package, imported only when asked for.
 
@@ -35,6 +35,7 @@ ANALYSES: dict[str, str] = {
     "ensemble_size_curve": "redecorate.report.ensemble_size:ensemble_size_curve",  # §4.5, Fig. 4.7
     "diversity_correlation": "redecorate.report.diversity_study:diversity_correlation",  # §4.4
     "diversity_win_loss": "redecorate.report.diversity_study:diversity_win_loss",  # Table 4.7
+    "size_trends": "redecorate.report.size_trends:size_trends",  # §4.5, size 100 (Figs 4.8-4.9)
 }
 
 #: name -> "module:function" of the analyses that compare with a published table: their
@@ -43,6 +44,7 @@ ANALYSES: dict[str, str] = {
 EVIDENCE: dict[str, str] = {
     "diversity_correlation": "redecorate.report.diversity_study:correlation_evidence",  # §4.4
     "diversity_win_loss": "redecorate.report.diversity_study:win_loss_evidence",  # Table 4.7
+    "size_trends": "redecorate.report.size_trends:size_trends_evidence",  # §4.5, size 100
 }
 
 
