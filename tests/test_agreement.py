@@ -214,9 +214,9 @@ def test_a_report_names_each_known_disagreement_behind_disagreeing_cells_once() 
     })  # fmt: skip
     notes = known_disagreement_lines(cells)
     assert notes == ["- **Tables 4.2, 4.3** (2 cells; hepatitis): one example",
-                     "- **Table 4.4** (1 cells; splice): the forest"]  # the agreeing iris cell is not counted
+                     "- **Table 4.4** (1 cell; splice): the forest"]  # the agreeing iris cell is not counted
     assert known_disagreement_lines(cells, label="Table X") == ["- **Table X** (2 cells; hepatitis): one example",
-                                                                "- **Table X** (1 cells; splice): the forest"]
+                                                                "- **Table X** (1 cell; splice): the forest"]
     text = "\n".join(agreement_lines(cells, by=("table",)))
     assert "## Known disagreements" in text and "3 of the 4 disagreeing cells" in text
     assert "## Known disagreements" not in "\n".join(agreement_lines(cells.assign(explanation=""), by=("table",)))

@@ -27,11 +27,12 @@ def _records(accuracy: dict[str, float] = ACCURACY) -> pd.DataFrame:
                          for label, value in accuracy.items() for fold in (0, 1)])  # fmt: skip
 
 
-def _settings(**options: object) -> ReportSettings:
+def _settings(disagreements: Path | None = None, **options: object) -> ReportSettings:
     return ReportSettings(job=JobSettings(experiment="t", folds=2, seed=1, points=(100,)), kind="passive",
                           scale="thesis", datasets=("iris",), params={k: {} for k in ACCURACY},
                           report={"analyses": ["size_trends"], "analysis_options": {"size_trends": options}},
-                          published_dir=str(REPO / "config" / "published"))  # fmt: skip
+                          published_dir=str(REPO / "config" / "published"),
+                          disagreements=None if disagreements is None else str(disagreements))  # fmt: skip
 
 
 def test_each_trend_is_judged_by_the_printed_size_15_sign_and_each_gain_by_the_claimed_one() -> None:
@@ -45,6 +46,16 @@ def test_each_trend_is_judged_by_the_printed_size_15_sign_and_each_gain_by_the_c
     assert evidence.loc["rf_100_vs_rf", "reproduced"] == pytest.approx(-1.0)
     wrong = set(evidence.index[disagreeing(evidence.reset_index()).to_numpy()])
     assert wrong == {"decorate_100_vs_j48", "decorate_100_vs_adaboost_100", "rf_100_vs_rf", "adaboost_100_vs_adaboost"}
+
+
+def test_a_known_disagreement_row_explains_the_cells_it_names_and_no_other(tmp_path: Path) -> None:
+    known = tmp_path / "known_disagreements.tsv"
+    known.write_text("table\tdataset\tpoint\tsystem\texplanation\n"
+                     "§4.5\tiris\t\tadaboost_100_vs_adaboost\tAdaBoost stops early on iris\n", encoding="utf-8")
+    evidence = size_trends_evidence(_records(), _settings(known, sizes=SIZES)).set_index("system")
+    assert evidence.loc["adaboost_100_vs_adaboost", "explanation"] == "AdaBoost stops early on iris"
+    assert evidence.loc["rf_100_vs_rf", "explanation"] == ""  # disagrees too, but no row names it
+    assert (evidence.drop(index="adaboost_100_vs_adaboost")["explanation"] == "").all()
 
 
 def test_a_method_without_its_size_15_runs_is_not_run_a_dataset_never_printed_has_no_cells() -> None:

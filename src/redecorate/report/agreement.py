@@ -485,7 +485,7 @@ def known_disagreement_lines(evidence: pd.DataFrame, *, label: str | None = None
         tables = list(dict.fromkeys(str(t) for t in group["table"] if t))
         name = label or (f"Table{'s' if len(tables) > 1 else ''} {', '.join(tables)}" if tables else "")
         where = ", ".join(sorted({str(d) for d in group["dataset"] if d})) or "all datasets"
-        notes.append(f"- **{name}** ({len(group)} cells; {where}): {text}")
+        notes.append(f"- **{name}** ({len(group)} cell{'' if len(group) == 1 else 's'}; {where}): {text}")
     return notes
 
 

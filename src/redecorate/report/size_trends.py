@@ -34,8 +34,8 @@ import numpy as np
 import pandas as pd
 
 from redecorate.protocol.settings import ReportSettings
-from redecorate.report.agreement import NOT_RUN, agreement_lines, evidence_frame
-from redecorate.report.published import read_published
+from redecorate.report.agreement import NOT_RUN, agreement_lines, evidence_frame, explanations
+from redecorate.report.published import read_disagreements, read_published
 from redecorate.report.tables import markdown_table
 
 __all__ = ["CLAIM_FILE", "SIZE_15_FILE", "size_trends", "size_trends_evidence"]
@@ -72,7 +72,8 @@ def _mean_accuracy(records: pd.DataFrame) -> pd.Series:
 def size_trends_evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
     """The claim's cells in the evidence layout (:data:`redecorate.report.agreement.EVIDENCE_COLUMNS`):
     signed cells of the trends (published: the printed size-15 difference) and of the gains
-    (published: the claimed sign), table key of the claim file."""
+    (published: the claimed sign), table key of the claim file, each with the
+    ``known_disagreements.tsv`` row that covers it (system key: the comparison)."""
     options = _options(settings)
     sizes = _sizes(options)
     published_dir = Path(settings.published_dir)
@@ -105,7 +106,9 @@ def size_trends_evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.
                              "status": NOT_RUN if np.isnan(reproduced) else ""})
             else:
                 raise ValueError(f"{CLAIM_FILE}: statistic {c.statistic!r} of {c.comparison}: use 'trend' or 'gain'")
-    return evidence_frame(rows)
+    cells = evidence_frame(rows)
+    cells["explanation"] = explanations(cells, read_disagreements(settings.disagreements))
+    return cells
 
 
 def size_trends(records: pd.DataFrame, tables_dir: Path, figures_dir: Path, settings: ReportSettings) -> list[Path]:
