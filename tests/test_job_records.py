@@ -12,12 +12,13 @@ from uci_mirror import mirror_dir  # noqa: E402 - tools/ is on sys.path (conftes
 
 from redecorate.job_records import (
     APPORTIONED_FILE,
+    UnitOrigin,
     job_record_info,
     kept_units,
     run_job_records,
     unit_commits,
     unit_key,
-    units_apportioned,
+    unit_origins,
     with_unit_commits,
     write_job_records,
 )
@@ -202,14 +203,40 @@ def test_a_share_of_a_whole_runs_cpu_stays_a_share_through_every_reuse(
     assert meta["unit_sources"] == ["first/t/records/iris/chunk0.parquet"]  # only the file it read
     meta["unit_sources"] = ["/another/checkout/first/t/records/iris/chunk0.parquet"]
     write_job_records(second, Path("second/t/records/iris/chunk0.parquet"), git=GIT, cpu_s=1.0, **meta)
-    assert units_apportioned(job_record_info("second/t/records/iris/chunk0.parquet")) == [True]
+    assert [o.apportioned for o in unit_origins(job_record_info("second/t/records/iris/chunk0.parquet"))] == [True]
     assert all(unit.cpu_apportioned for unit in kept_units("second", "iris").values())
     # A unit the job computed itself is measured; so is one whose chain is lost.
     computed, meta = run_job_records(iris, PASSIVE, SETTINGS, units[1:], records_from=None)
     write_job_records(computed, Path("own/t/records/iris/chunk0.parquet"), git=GIT, cpu_s=1.0, **meta)
-    assert units_apportioned(job_record_info("own/t/records/iris/chunk0.parquet")) == [False]
+    assert [o.apportioned for o in unit_origins(job_record_info("own/t/records/iris/chunk0.parquet"))] == [False]
     Path("first/t/records/iris/chunk0.parquet").unlink()
-    assert units_apportioned(job_record_info("second/t/records/iris/chunk0.parquet")) == [False]
+    assert [o.apportioned for o in unit_origins(job_record_info("second/t/records/iris/chunk0.parquet"))] == [False]
+
+
+def test_a_kept_units_origin_is_read_from_the_repository_of_its_records_not_the_working_directory(
+        iris, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sources are recorded relative to the directory the workflow ran in, the repository
+    holding the records; a run elsewhere (another checkout given ``records_from`` by its
+    absolute path) still finds the commit and the shared CPU of a unit reused twice."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.chdir(repo)
+    units = [{"algorithm": "j48", "run": 0}]
+    shared, meta = run_job_records(iris, PASSIVE, SETTINGS, units, records_from=None)
+    write_job_records(shared, Path(f"kept/t/records/iris/{APPORTIONED_FILE}"), git={"commit": "1" * 40}, cpu_s=9.0,
+                      **meta)
+    first, meta = run_job_records(iris, PASSIVE, SETTINGS, units, records_from="kept")
+    meta["unit_commits"] = [None]  # not known when the job ran: followed by its sources
+    write_job_records(first, Path("reproduced/t/records/iris/chunk0.parquet"), git={"commit": "2" * 40}, cpu_s=1.0,
+                      **meta)
+    elsewhere = tmp_path / "other-checkout"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    (kept,) = kept_units(repo / "reproduced", "iris").values()
+    assert kept.origin == UnitOrigin("1" * 40, True)
+    assert kept.commit == "1" * 40 and kept.cpu_apportioned
+    _, meta = run_job_records(iris, PASSIVE, SETTINGS, units, records_from=repo / "reproduced")
+    assert meta["unit_commits"] == ["1" * 40]  # the commit that computed it, not the one that read it
 
 
 def test_provenance_lists_a_jobs_cpu_by_the_commit_that_spent_it(tmp_path: Path) -> None:

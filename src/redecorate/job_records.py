@@ -46,9 +46,9 @@ from redecorate.protocol.settings import JobSettings, key_settings
 from redecorate.provenance import canonical_hash, cpu_description, recorded_file
 from redecorate.util import atomic_write
 
-__all__ = ["APPORTIONED_FILE", "KeptUnit", "job_record_info", "kept_units", "key_params", "process_cpu_seconds",
-           "run_job_records", "unit_commits", "unit_id", "unit_key", "units_apportioned", "with_unit_commits",
-           "write_job_records"]
+__all__ = ["APPORTIONED_FILE", "KeptUnit", "UnitOrigin", "job_record_info", "kept_units", "key_params",
+           "process_cpu_seconds", "run_job_records", "unit_commits", "unit_id", "unit_key", "unit_origins",
+           "with_unit_commits", "write_job_records"]
 
 _METADATA_KEY = b"redecorate.job"
 
@@ -175,28 +175,54 @@ def job_record_info(path: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 
 _SOURCE_DEPTH = 8
-"""How many reuses deep :func:`unit_commits` follows a unit to the file that computed it."""
+"""How many reuses deep :func:`unit_origins` follows a unit to the file that computed it."""
 
 
-def unit_commits(info: Mapping[str, Any], base: str | os.PathLike[str] = ".") -> list[str | None]:
-    """The commit whose code computed each unit of a records file (None where unknown).
+@dataclass(frozen=True)
+class UnitOrigin:
+    """Where one unit of a records file was computed, found by following its reuses.
 
-    Why: a unit's CPU says what that commit's code cost, and code gets faster (the planner's
-    calibration, :mod:`redecorate.calibration`, compares each measurement with the engine it
-    ran on). Files written since jobs record it carry ``unit_commits``; for an older file a
-    computed unit is the file's commit and a reused one is followed to the file it was taken
-    from (``unit_sources``, relative to ``base``: the directory the workflow ran in), which may
-    itself have taken it from another.
+    Attributes:
+        commit: the commit whose code computed it (None: unknown: a broken chain, or a file
+            that does not say).
+        apportioned: it was reused, through any number of jobs, from a file keyed after the
+            fact (:data:`APPORTIONED_FILE`), so its CPU is a share of a whole run's, not its
+            own (:attr:`KeptUnit.cpu_apportioned`).
     """
-    return _unit_commits(info, Path(base), _SOURCE_DEPTH)
+
+    commit: str | None = None
+    apportioned: bool = False
 
 
-def _unit_commits(info: Mapping[str, Any], base: Path, depth: int) -> list[str | None]:
-    if info.get("unit_commits") is not None:
-        return list(info["unit_commits"])
-    sources = info.get("unit_sources") or [None] * len(info.get("unit_keys", []))
-    return [info.get("commit") if not source else _source_commit(source, key, base, depth - 1)
-            for key, source in zip(info.get("unit_keys", []), sources, strict=True)]
+def unit_origins(info: Mapping[str, Any], base: str | os.PathLike[str] = ".") -> list[UnitOrigin]:
+    """Each unit's :class:`UnitOrigin` in a records file (:func:`job_record_info`).
+
+    Why: a unit's CPU says what the code of one commit cost on it, and code gets faster (the
+    planner's calibration, :mod:`redecorate.calibration`, compares each measurement with the
+    engine it ran on), and a job that reuses a unit copies its CPU and names only the file it
+    read: a second reuse would hide both which commit spent it and that it was a share of a
+    whole run's (a J48 unit of 0.03 s planned carried 2.6 s of a run's share into two later
+    experiments). A computed unit is the file's; a reused one is followed to the file it was
+    taken from (``unit_sources``: absolute, or relative to ``base``, the directory the workflow
+    ran in; a path another checkout recorded is found by its tail under ``base``), which may
+    itself have taken it from another. Files written since jobs record it carry
+    ``unit_commits``, which give the commit where they know it; a chain that breaks (a source
+    file gone) gives an unknown commit and a measured CPU, never a guess.
+    """
+    return _unit_origins(info, Path(base), _SOURCE_DEPTH)
+
+
+def _unit_origins(info: Mapping[str, Any], base: Path, depth: int) -> list[UnitOrigin]:
+    keys = info.get("unit_keys", [])
+    sources = info.get("unit_sources") or [None] * len(keys)
+    commits = info.get("unit_commits")
+    origins = []
+    for index, (key, source) in enumerate(zip(keys, sources, strict=True)):
+        origin = _source_origin(source, key, base, depth - 1) if source else UnitOrigin(info.get("commit"))
+        if commits is not None and commits[index] is not None:
+            origin = UnitOrigin(commits[index], origin.apportioned)
+        origins.append(origin)
+    return origins
 
 
 def _source_path(source: str, base: Path) -> Path | None:
@@ -208,62 +234,30 @@ def _source_path(source: str, base: Path) -> Path | None:
     return at if at.is_file() else recorded_file(recorded, base)
 
 
-def _source_commit(source: str, key: str, base: Path, depth: int) -> str | None:
+def _source_origin(source: str, key: str, base: Path, depth: int) -> UnitOrigin:
+    shared = Path(source).name == APPORTIONED_FILE
     path = _source_path(source, base)
     if depth <= 0 or path is None:
-        return None
+        return UnitOrigin(None, shared)
     stat = path.stat()
-    commits = _file_commits(str(path.resolve()), stat.st_mtime_ns, stat.st_size, str(base), depth)
-    return commits.get(key)
+    found = _file_origins(str(path.resolve()), stat.st_mtime_ns, stat.st_size, str(base), depth).get(key, UnitOrigin())
+    return UnitOrigin(found.commit, found.apportioned or shared)
 
 
 @functools.lru_cache(maxsize=4096)
-def _file_commits(path: str, mtime_ns: int, size: int, base: str, depth: int) -> dict[str, str | None]:
-    """Unit key -> computing commit of one records file, read once per version of the file
+def _file_origins(path: str, mtime_ns: int, size: int, base: str, depth: int) -> dict[str, UnitOrigin]:
+    """Unit key -> :class:`UnitOrigin` of one records file, read once per version of the file
     (a campaign's files are sources of many units each)."""
     info = job_record_info(path)
     if info is None or "unit_keys" not in info:
         return {}
-    return dict(zip(info["unit_keys"], _unit_commits(info, Path(base), depth), strict=True))
+    return dict(zip(info["unit_keys"], _unit_origins(info, Path(base), depth), strict=True))
 
 
-def units_apportioned(info: Mapping[str, Any], base: str | os.PathLike[str] = ".") -> list[bool]:
-    """Whether each unit of a records file was reused, through any number of jobs, from a
-    file keyed after the fact (:data:`APPORTIONED_FILE`), so its CPU is a share of a whole
-    run's, not its own (:attr:`KeptUnit.cpu_apportioned`).
-
-    Why: a job that reuses a unit copies its CPU and names only the file it read, so a
-    second reuse hides the shared CPU of the first: a J48 unit of 0.03 s planned carried
-    2.6 s of a whole run's share into two later experiments. Sources are followed as by
-    :func:`unit_commits`; a chain that breaks (a source file gone) counts as measured.
-    """
-    return _units_apportioned(info, Path(base), _SOURCE_DEPTH)
-
-
-def _units_apportioned(info: Mapping[str, Any], base: Path, depth: int) -> list[bool]:
-    sources = info.get("unit_sources") or [None] * len(info.get("unit_keys", []))
-    return [bool(source) and _source_apportioned(source, key, base, depth - 1)
-            for key, source in zip(info.get("unit_keys", []), sources, strict=True)]
-
-
-def _source_apportioned(source: str, key: str, base: Path, depth: int) -> bool:
-    if Path(source).name == APPORTIONED_FILE:
-        return True
-    path = _source_path(source, base)
-    if depth <= 0 or path is None:
-        return False
-    stat = path.stat()
-    return _file_apportioned(str(path.resolve()), stat.st_mtime_ns, stat.st_size, str(base), depth).get(key, False)
-
-
-@functools.lru_cache(maxsize=4096)
-def _file_apportioned(path: str, mtime_ns: int, size: int, base: str, depth: int) -> dict[str, bool]:
-    """Unit key -> whether its CPU is a share (:func:`units_apportioned`) for one records file,
-    read once per version of the file."""
-    info = job_record_info(path)
-    if info is None or "unit_keys" not in info:
-        return {}
-    return dict(zip(info["unit_keys"], _units_apportioned(info, Path(base), depth), strict=True))
+def unit_commits(info: Mapping[str, Any], base: str | os.PathLike[str] = ".") -> list[str | None]:
+    """The commit whose code computed each unit of a records file (None where unknown;
+    :func:`unit_origins`)."""
+    return [origin.commit for origin in unit_origins(info, base)]
 
 
 def with_unit_commits(info: Mapping[str, Any] | None, base: str | os.PathLike[str] = ".") -> dict[str, Any] | None:
@@ -284,8 +278,7 @@ class KeptUnit:
     cpu_s: float
     index: int  # the unit's place among the file's units
     source: str | None = None  # the file the unit was read from when the job reused it
-
-    shared: bool = False  # reused, through any number of jobs, from an apportioned file
+    origin: UnitOrigin = UnitOrigin()  # the commit that computed it, and whether its CPU is shared
 
     @property
     def cpu_apportioned(self) -> bool:
@@ -294,13 +287,13 @@ class KeptUnit:
         (:data:`APPORTIONED_FILE`), their jobs' CPU shared among the units by the cost plan
         of the day, so it says nothing of how far today's plan is off on one unit. A job
         that reused such a unit carries the share on, and so does every job that reused it
-        from that job (``shared``, :func:`units_apportioned`)."""
-        return self.shared or self.path.name == APPORTIONED_FILE
+        from that job (:attr:`UnitOrigin.apportioned`)."""
+        return self.origin.apportioned or self.path.name == APPORTIONED_FILE
 
+    @property
     def commit(self) -> str | None:
-        """The commit that computed the unit (:func:`unit_commits`)."""
-        info = job_record_info(self.path)
-        return unit_commits(info)[self.index] if info is not None else None
+        """The commit that computed the unit (:attr:`UnitOrigin.commit`)."""
+        return self.origin.commit
 
     def frame(self, experiment: str) -> pd.DataFrame:
         """The unit's records, labelled with ``experiment`` (the only column that names it)."""
@@ -325,10 +318,10 @@ def kept_units(root: str | os.PathLike[str], dataset: str, prefer: str | None = 
                 continue
             start = 0
             sources = info.get("unit_sources") or [None] * len(info["unit_keys"])
-            shared = units_apportioned(info, Path(root).parent)
-            for index, (key, rows, cpu, source, share) in enumerate(
-                    zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], sources, shared, strict=True)):
-                found.setdefault(key, KeptUnit(path, start, start + rows, cpu, index, source, share))
+            origins = unit_origins(info, Path(root).parent)  # sources are recorded from the repository
+            for index, (key, rows, cpu, source, origin) in enumerate(
+                    zip(info["unit_keys"], info["unit_rows"], info["unit_cpu_s"], sources, origins, strict=True)):
+                found.setdefault(key, KeptUnit(path, start, start + rows, cpu, index, source, origin))
                 start += rows
     return found
 
@@ -360,7 +353,7 @@ def run_job_records(
     for key in keys:
         if key in kept:
             frame, cpu, source = kept[key].frame(experiment), kept[key].cpu_s, str(kept[key].path)
-            commit = kept[key].commit()
+            commit = kept[key].commit
         else:
             (frame, cpu), source, commit = next(computed), None, None  # this job's commit
         frames.append(frame)

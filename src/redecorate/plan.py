@@ -35,7 +35,7 @@ import yaml
 from redecorate.calibration import engine_revisions, levers_lacked
 from redecorate.config import ExperimentConfigError
 from redecorate.data import load_dataset, load_prepared
-from redecorate.job_records import job_record_info, kept_units, unit_commits, unit_key
+from redecorate.job_records import kept_units, unit_key
 from redecorate.kinds import ExperimentSpec, get_kind
 from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minutes
 from redecorate.learners.cost import priced_before_levers
@@ -148,17 +148,11 @@ def _recorded(roots: Sequence[str], dataset: str) -> dict[str, tuple[float | Non
     :attr:`~redecorate.job_records.KeptUnit.cpu_apportioned`) and the commit that spent them,
     over every records directory given."""
     found: dict[str, tuple[float | None, str | None]] = {}
-    commits: dict[Path, list[str | None]] = {}
     for root in roots:
         if Path(root).is_dir():
             for key, kept in _kept(root, dataset).items():
                 if key not in found:
-                    if kept.path not in commits:
-                        info = job_record_info(kept.path)
-                        commits[kept.path] = unit_commits(info) if info is not None else []
-                    of_file = commits[kept.path]
-                    cpu = None if kept.cpu_apportioned else float(kept.cpu_s)
-                    found[key] = (cpu, of_file[kept.index] if kept.index < len(of_file) else None)
+                    found[key] = (None if kept.cpu_apportioned else float(kept.cpu_s), kept.commit)
     return found
 
 
