@@ -87,17 +87,18 @@ def masked_pools(name: str, fractions: list[float]):
 
 
 def our_fit_seconds(learner: str, params: dict, view, y, schema, merge: bool = True,
-                    reps: int = 1) -> tuple[float, int]:
-    """Process CPU of a fit (the median of ``reps`` fits, as Weka's side takes its median) and
-    the members it kept; ``merge`` as the acquisition loop fits."""
+                    reps: int = 1, seed: int = SEED) -> tuple[float, int, int]:
+    """Process CPU of a fit (the median of ``reps`` fits, as Weka's side takes its median),
+    the members it kept and the models it built (DECORATE's trials; 1 for J48); ``merge`` as
+    the acquisition loop fits, ``seed`` the learner's random stream."""
     times = []
     for _ in range(reps):
-        model = make_learner(learner, params, np.random.SeedSequence(SEED))
+        model = make_learner(learner, params, np.random.SeedSequence(seed))
         cpu = time.process_time()
         model.fit_prepared(view, y.cat.codes.to_numpy(), classes=np.asarray(y.cat.categories), schema=schema,
                            columns=schema.decode(view[:0]), merge_identical=merge)
         times.append(time.process_time() - cpu)
-    return float(np.median(times)), int(model.ensemble_size_)
+    return float(np.median(times)), int(model.ensemble_size_), int(getattr(model, "n_trials_", 1))
 
 
 def main() -> None:
@@ -108,6 +109,10 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3, help="Weka's J48: timing repetitions per set")
     parser.add_argument("--decorate-reps", type=int, default=1,
                         help="Weka's Decorate: timing repetitions per set (each fit takes seconds)")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="DECORATE: fit each checkpoint with this many random streams on both sides and "
+                             "compare the means (the trials a fit takes to reach 15 members depend on its "
+                             "artificial examples, so one stream each compares draws as well as code)")
     parser.add_argument("--quick", action="store_true", help="two checkpoints, J48 only")
     parser.add_argument("--out", default=str(HERE / "results" / "acquisition_fit.md"))
     args = parser.parse_args()
@@ -131,26 +136,36 @@ def main() -> None:
             for label, ((learner, params), (weka_class, weka_options), batch) in learners.items():
                 our_fit_seconds(learner, params, pools[0][2], pools[0][3], pools[0][4])  # warm-up
                 reps = args.reps if label == "J48" else args.decorate_reps
-                weka = oracle.run_weka(path, "last", sets, [s[:1] for s in sets], weka_class, weka_options,
+                seeds = [SEED] if label == "J48" else [SEED + i for i in range(max(args.seeds, 1))]
+                # Every seed's checkpoints in one warm JVM: set i of seed j is checkpoint i.
+                weka = oracle.run_weka(path, "last", sets * len(seeds), [s[:1] for s in sets] * len(seeds),
+                                       weka_class, weka_options, seed=[sd for sd in seeds for _ in sets],
                                        time_reps=reps, dump_model=False, timeout=7200)
                 ours, theirs = [], []
-                for (fraction, _, view, y, schema), wk in zip(pools, weka, strict=True):
-                    copies, _ = our_fit_seconds(learner, params, view, y, schema, merge=False, reps=reps)
-                    seconds, members = our_fit_seconds(learner, params, view, y, schema, reps=reps)
+                for i, (fraction, _, view, y, schema) in enumerate(pools):
+                    fits = [weka[j * len(sets) + i] for j in range(len(seeds))]
+                    copies = float(np.mean([our_fit_seconds(learner, params, view, y, schema, merge=False, reps=reps,
+                                                            seed=sd)[0] for sd in seeds]))
+                    merged = [our_fit_seconds(learner, params, view, y, schema, reps=reps, seed=sd) for sd in seeds]
+                    seconds = float(np.mean([m[0] for m in merged]))
+                    members = round(float(np.mean([m[1] for m in merged])))
+                    trials = float(np.mean([m[2] for m in merged]))
                     distinct = len(merge_identical_rows(view, y.cat.codes.to_numpy())[0])
                     # A Weka failure is a result, not a crash of the benchmark: Weka's Decorate
                     # refuses nominal attributes with fewer than two values (hypothyroid's).
                     # The fitting thread's CPU, as ours is process CPU: the machine may be loaded.
-                    weka_seconds = np.nan if wk["error"] is not None else float(wk["fit_cpu_seconds"])
-                    weka_wall = np.nan if wk["error"] is not None else float(wk["fit_seconds"])
-                    if wk["error"] is not None:
-                        failures[(name, label)] = str(wk["error"]).splitlines()[0]
+                    failed = [wk["error"] for wk in fits if wk["error"] is not None]
+                    weka_seconds = np.nan if failed else float(np.mean([wk["fit_cpu_seconds"] for wk in fits]))
+                    weka_wall = np.nan if failed else float(np.mean([wk["fit_seconds"] for wk in fits]))
+                    if failed:
+                        failures[(name, label)] = str(failed[0]).splitlines()[0]
                     ours.append(seconds)
                     theirs.append(weka_seconds)
-                    rows.append((name, label, fraction, distinct, copies, seconds, members, weka_seconds, weka_wall))
-                    print(f"{name} {label} {fraction:.2f} complete ({distinct} distinct rows): ours "
-                          f"{copies:.3f} s on the copies, {seconds:.3f} s merged ({members} members), "
-                          f"Weka {weka_seconds:.3f} s CPU ({weka_wall:.3f} s wall)", flush=True)
+                    rows.append((name, label, fraction, distinct, copies, seconds, members, trials, len(seeds),
+                                 weka_seconds, weka_wall))
+                    print(f"{name} {label} {fraction:.2f} complete ({distinct} distinct rows, {len(seeds)} seeds): "
+                          f"ours {copies:.3f} s on the copies, {seconds:.3f} s merged ({members} members, "
+                          f"{trials:.1f} trials), Weka {weka_seconds:.3f} s CPU ({weka_wall:.3f} s wall)", flush=True)
                 fits = int(np.ceil((pool_size - batch) / batch)) + 1
                 curve = float(np.mean(ours)) * fits
                 totals.append((name, label, pool_size, batch, fits, curve, curve * 10 * 2,
@@ -164,7 +179,9 @@ def main() -> None:
         "`benchmarks/acquisition_fit.py`. Ours: process CPU of a `fit_prepared` (median of as many fits as Weka's side), on every row (copies) "
         "and, as the acquisition loop fits, on each distinct masked row once with its count (merged; "
         "the same model); the ratio is merged / Weka's CPU. Weka: the fitting thread's CPU time (and wall time) of "
-        f"`buildClassifier` in one warm JVM per dataset and learner (after a warm-up pass over the checkpoints; median of {args.reps} for J48, {args.decorate_reps} for Decorate). nan: Weka failed.",
+        f"`buildClassifier` in one warm JVM per dataset and learner (after a warm-up pass over the checkpoints; median of {args.reps} for J48, {args.decorate_reps} for Decorate). "
+        f"DECORATE on both sides with {max(args.seeds, 1)} random stream(s) (seeds {SEED} on; Weka's `-S`), each time the mean over them: "
+        "the trials a fit takes to reach its members depend on its artificial examples. nan: Weka failed.",
         "",
         "## Setting",
         "",
@@ -177,10 +194,11 @@ def main() -> None:
         "## Per fit",
         "",
         "| dataset | learner | complete share | distinct rows | ours, copies (s) | ours, merged (s) | members "
-        "| Weka CPU (s) | Weka wall (s) | merged / Weka CPU | copies / merged |",
-        "| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
-        *(f"| {n} | {lab} | {f:.2f} | {dr} | {c:.3f} | {o:.3f} | {m} | {w:.3f} | {ww:.3f} | {o / w:.2f} | {c / o:.1f} |"
-          for n, lab, f, dr, c, o, m, w, ww in rows),
+        "| our trials | seeds | Weka CPU (s) | Weka wall (s) | merged / Weka CPU | copies / merged |",
+        "| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
+        *(f"| {n} | {lab} | {f:.2f} | {dr} | {c:.3f} | {o:.3f} | {m} | {t:.1f} | {k} | {w:.3f} | {ww:.3f} "
+          f"| {o / w:.2f} | {c / o:.1f} |"
+          for n, lab, f, dr, c, o, m, t, k, w, ww in rows),
         "",
         *(f"- Weka failed on {n} ({lab}): {why}" for (n, lab), why in failures.items()),
         "",
