@@ -34,7 +34,8 @@ Speed without changing a bit (committed records are reused by key, so a tree tha
 by one bit would make new runs disagree with them; ``tests/test_c45_exactness.py`` pins
 trees by digest): n·log n from a table where weights are whole (:func:`nlogn_table`),
 numeric attributes sorted once per fit (:func:`presort`), a nominal attribute split on
-above a node not evaluated, scratch buffers while comparing attributes, and arenas instead
+above a node neither evaluated nor counted, scratch buffers while comparing attributes and
+while pruning (no array made per attribute, node or pruning decision), and arenas instead
 of per-node arrays. Each keeps every sum in its order; ``docs/performance.md`` has their
 measured effect.
 """
@@ -115,6 +116,22 @@ def _ent_of_counts(counts, lut):
 
 
 @njit(cache=True)
+def _ent_of_totals(dist, lut):
+    """``_ent_of_counts`` of the class totals of ``dist`` (its column sums), each total
+    summed as it is needed instead of into an array of its own: the same sums in the same
+    order, without an allocation per attribute and node."""
+    tot = 0.0
+    acc = 0.0
+    for j in range(dist.shape[1]):
+        c = 0.0
+        for i in range(dist.shape[0]):
+            c += dist[i, j]
+        tot += c
+        acc += _nlogn(c, lut)
+    return _nlogn(tot, lut) - acc
+
+
+@njit(cache=True)
 def _new_ent(dist, lut):
     """Unnormalised conditional entropy of the classes given the branch."""
     acc = 0.0
@@ -175,19 +192,24 @@ def _max_class(per_class):
 
 
 @njit(cache=True)
-def _class_totals(dist):
-    k = dist.shape[1]
-    out = np.zeros(k)
-    for i in range(dist.shape[0]):
-        for j in range(k):
-            out[j] += dist[i, j]
-    return out
-
-
-@njit(cache=True)
 def _num_incorrect(dist):
-    pc = _class_totals(dist)
-    return pc.sum() - pc[_max_class(pc)]
+    """The weight outside the majority class: ``pc.sum() - pc[_max_class(pc)]`` of the class
+    totals ``pc``, each total summed as it is needed instead of into an array of its own
+    (pruning asks this of every leaf below each node it decides on), in the same order."""
+    best = 0.0
+    chosen = 0.0
+    s = 0.0
+    for j in range(dist.shape[1]):
+        c = 0.0
+        for i in range(dist.shape[0]):
+            c += dist[i, j]
+        s += c
+        if j == 0:
+            chosen = c  # _max_class's answer when no total exceeds zero
+        if _gr(c, best):
+            best = c
+            chosen = c
+    return s - chosen
 
 
 @njit(cache=True)
@@ -285,7 +307,7 @@ def _nominal_criteria(crit, nvals, k, total, min_obj, lut):
         ok += nvals - crit.shape[0]
     if ok <= 1:
         return False, 0.0, 0.0
-    old = _ent_of_counts(_class_totals(crit), lut)
+    old = _ent_of_totals(crit, lut)
     gain = _info_gain(crit, total, old, lut)
     ratio = _gain_ratio(crit, total, gain, lut)
     return True, gain, ratio
@@ -633,7 +655,7 @@ def _nominal_dist(XT, y, idx, wt, a, nvals, k):
 
 @njit(cache=True)
 def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
-                  random_k, lut, skip, nbuf, present, sv, sy, sw, numd, attrs, noff, nball):
+                  random_k, lut, skip, nbuf, present, sv, sy, sw, numd, attrs, noff, nball, valid, crit, active):
     """Choose the split of one node: returns (attribute or -1, threshold, dist).
 
     ``srt``/``soff`` are the node's rows sorted by each numeric attribute (:func:`presort`).
@@ -644,7 +666,9 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
     the attributes allocates nothing: ``wrow`` (weights by row), ``nbuf`` and ``present``
     (:func:`_eval_nominal`), ``sv``, ``sy``, ``sw`` (:func:`_eval_numeric`), ``numd`` (the
     split distribution of each numeric attribute) and ``nball`` (the class weights of the
-    nominal attributes ``attrs`` of at most 64 values, :func:`_accumulate_nominals`); only
+    nominal attributes ``attrs`` of at most 64 values, :func:`_accumulate_nominals`),
+    ``valid`` and ``crit`` (each attribute's validity, and gain, ratio and threshold),
+    ``active`` (the attributes of ``attrs`` not skipped here, the only ones counted); only
     the winner's distribution is made into an array of its own. ``X`` and ``XT`` are the
     fit's rows, row-major and column-major.
     """
@@ -655,8 +679,9 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
     none = (-1, 0.0, node)
     if total < 2.0 * min_obj - 1e-6 or _eq(total, pc[_max_class(pc)]):
         return none
-    for t in range(idx.shape[0]):
-        wrow[idx[t]] = wt[t]
+    if soff[d] > soff[0]:  # only numeric attributes read the weights by row
+        for t in range(idx.shape[0]):
+            wrow[idx[t]] = wt[t]
     if lut.shape[0] > 0:
         for t in range(wt.shape[0]):
             if wt[t] != math.floor(wt[t]):
@@ -690,16 +715,21 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
         if nom_sizes[best_a] > 0:
             return best_a, best_thr, _nominal_dist(XT, y, idx, wt, best_a, nom_sizes[best_a], k)
         return best_a, best_thr, numd[best_a].copy()
-    valid = np.zeros(d, dtype=np.bool_)
-    gains = np.zeros(d)
-    ratios = np.zeros(d)
-    thrs = np.zeros(d)
+    gains = crit[0]
+    ratios = crit[1]
+    thrs = crit[2]
     avg = 0.0
     n_valid = 0
     if attrs.shape[0] > 0:
-        _accumulate_nominals(X, y, idx, wt, attrs, noff, nball)
+        n_active = 0
+        for q in range(attrs.shape[0]):
+            if not skip[attrs[q]]:
+                active[n_active] = attrs[q]
+                n_active += 1
+        _accumulate_nominals(X, y, idx, wt, active[:n_active], noff, nball)
     for a in range(d):
         if skip[a]:
+            valid[a] = False
             continue
         if noff[a] >= 0:
             ok, g, r = _nominal_criteria(nball[noff[a]:noff[a] + nom_sizes[a]], nom_sizes[a], k, total, min_obj,
@@ -900,6 +930,9 @@ def _grow(X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, ran
             attrs[n_attrs] = a
             n_attrs += 1
     nball = np.zeros((max(rows, 1), k))
+    valid = np.zeros(d, dtype=np.bool_)
+    crit = np.zeros((3, d))
+    active = np.empty(n_attrs, dtype=np.int64)
     wrow = np.empty(n)
     sub = np.empty(n, dtype=np.int64)
     srow = np.empty(n, dtype=np.int64)
@@ -944,7 +977,7 @@ def _grow(X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, ran
                 p = t_parent[p]
         a, thr, dist = _select_split(X, XT, y, idx, wt, S, SO[so:so_top], wrow, mult, k, nom_sizes,
                                      counts_for_avg, min_obj, use_mdl, random_k, lut, skip, nbuf, present,
-                                     sv, sy, sw, numd, attrs, noff, nball)
+                                     sv, sy, sw, numd, attrs, noff, nball, valid, crit, active)
         if skips:
             p = t_parent[node]
             while p >= 0:
@@ -1019,9 +1052,12 @@ def _grow(X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, ran
 
 
 @njit(cache=True)
-def _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_drows, D, estimated, cf, z):
-    """Sum over the leaves below node of training errors (or pessimistic estimates)."""
-    stack = np.empty(t_att.shape[0], dtype=np.int64)  # each node is pushed at most once
+def _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_drows, D, estimated, cf, z, stack):
+    """Sum over the leaves below node of training errors (or pessimistic estimates).
+
+    ``stack`` is scratch of at least as many entries as the tree has nodes (each is pushed
+    at most once), the caller's, since pruning asks this at every node it decides on.
+    """
     stack[0] = node
     top = 1
     s = 0.0
@@ -1098,7 +1134,7 @@ def _leaf_errors(y, R, W, off, m, counts, cf, z):
 
 @njit(cache=True)
 def _route_subtree(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0, t_nb, t_empty, t_dref,
-                   t_drows, D, d_top, cf, z, sub, scratch, store):
+                   t_drows, D, d_top, cf, z, sub, scratch, store, work):
     """Route the rows ``R[off:off + m]`` down the subtree below node, as C4.5 sends data to a
     subtree while pruning: each node's split distribution is recomputed from the rows that
     reach it, and a row with a missing value goes down every branch with its share.
@@ -1109,24 +1145,17 @@ def _route_subtree(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_ch
     for both, so the estimate and the raised tree see the rows sent the same way.
 
     The rows are routed in the arena above ``off + m`` (:func:`_partition`) and each node's
-    distribution built in ``scratch``, so nothing is allocated per node; nodes are visited,
-    and leaves' errors summed, in the order of a stack with branches pushed in order.
+    distribution built in ``scratch``; the stack and the other buffers are the tuple
+    ``work``, made once per pruning (:func:`_prune`), so nothing is allocated per call.
+    Nodes are visited, and leaves' errors summed, in the order of a stack with branches
+    pushed in order.
     Returns ``(errors, R, W, d_top)`` (the arena and the store's top, grown if they had to be).
     """
-    nmax = scratch.shape[0]
-    cap = 64
-    st_node = np.empty(cap, dtype=np.int64)
-    st_off = np.empty(cap, dtype=np.int64)
-    st_len = np.empty(cap, dtype=np.int64)
+    st_node, st_off, st_len, props, coff, clen, counts, leaf = work
     st_node[0] = node
     st_off[0] = off
     st_len[0] = m
     n_st = 1
-    props = np.empty(nmax)
-    coff = np.empty(nmax, dtype=np.int64)
-    clen = np.empty(nmax, dtype=np.int64)
-    counts = np.empty(k)
-    leaf = np.empty((1, k))
     s = 0.0
     while n_st > 0:
         n_st -= 1
@@ -1154,11 +1183,6 @@ def _route_subtree(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_ch
             d_top = _set_dist(D, d_top, t_dref, t_drows, n, dist)
         _props_into(dist, props[:nb])
         R, W, top = _partition(R, W, o, ln, sub, props[:nb], top, True, coff, clen)
-        if n_st + nb > cap:
-            cap = max(2 * cap, n_st + nb)
-            st_node = _resized(st_node, cap)
-            st_off = _resized(st_off, cap)
-            st_len = _resized(st_len, cap)
         for i in range(nb):
             st_node[n_st] = t_child0[n] + i
             st_off[n_st] = coff[i]
@@ -1199,6 +1223,11 @@ def _prune(XT, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_em
     st_state = np.empty(cap, dtype=np.int64)
     st_off = np.empty(cap, dtype=np.int64)
     st_len = np.empty(cap, dtype=np.int64)
+    n_nodes = t_att.shape[0]  # each node is pushed at most once by one routing or sum
+    st_sum = np.empty(n_nodes, dtype=np.int64)
+    work = (np.empty(n_nodes, dtype=np.int64), np.empty(n_nodes, dtype=np.int64), np.empty(n_nodes, dtype=np.int64),
+            np.empty(nmax), np.empty(nmax, dtype=np.int64), np.empty(nmax, dtype=np.int64), np.empty(k),
+            np.empty((1, k)))
     st_node[0] = 0
     st_state[0] = 0
     st_off[0] = 0
@@ -1250,11 +1279,11 @@ def _prune(XT, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_em
         if raising:
             err_largest, R, W, d_top = _route_subtree(big, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split,
                                                       t_child0, t_nb, t_empty, t_dref, t_drows, D, d_top, cf, z,
-                                                      sub, scratch, False)
+                                                      sub, scratch, False, work)
         else:
             err_largest = 1.7976931348623157e308
         err_leaf = _estimated_errors_dist(dist, cf, z)
-        err_tree = _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_drows, D, True, cf, z)
+        err_tree = _subtree_sum(node, t_att, t_child0, t_nb, t_dref, t_drows, D, True, cf, z, st_sum)
         if (err_leaf - (err_tree + 0.1) < 1e-6) and (err_leaf - (err_largest + 0.1) < 1e-6):
             t_att[node] = -1
             continue
@@ -1266,7 +1295,7 @@ def _prune(XT, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_em
             t_dref[node] = t_dref[big]  # big is cut loose: node may take over its rows
             t_drows[node] = t_drows[big]
             _, R, W, d_top = _route_subtree(node, XT, y, R, W, off, m, k, nom_sizes, t_att, t_split, t_child0,
-                                            t_nb, t_empty, t_dref, t_drows, D, d_top, cf, z, sub, scratch, True)
+                                            t_nb, t_empty, t_dref, t_drows, D, d_top, cf, z, sub, scratch, True, work)
             st_node[n_st] = node
             st_state[n_st] = 0
             st_off[n_st] = off
