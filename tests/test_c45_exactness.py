@@ -166,3 +166,39 @@ def test_the_cases_grow_real_trees() -> None:
         assert len(inner) >= 3, name
         children = np.concatenate([child0[i] + np.arange(nb[i]) for i in inner])
         assert (att[children] >= 0).any(), name  # an internal node below another
+
+
+def _reference_num_incorrect(dist: np.ndarray) -> float:
+    """The training errors of a leaf as the engine computed them before its totals were
+    summed in place: class totals in row order, their sum in class order, minus the total of
+    the first class above zero by Weka's tolerance (class 0 when none is)."""
+    totals = [0.0] * dist.shape[1]
+    for i in range(dist.shape[0]):
+        for j in range(dist.shape[1]):
+            totals[j] += float(dist[i, j])
+    best, chosen = 0.0, 0
+    for j, t in enumerate(totals):
+        if t - best > 1e-6:
+            best, chosen = t, j
+    s = 0.0
+    for t in totals:
+        s += t
+    return s - totals[chosen]
+
+
+@pytest.mark.parametrize("case", ["fractions", "whole", "below tolerance", "all zero", "ties"])
+def test_a_leafs_errors_summed_in_place_are_those_of_the_class_totals_array(case: str) -> None:
+    """``_num_incorrect`` sums each class total as it needs it instead of into an array; the
+    sums, their order and the fallback to class 0 when no total exceeds zero stay the same,
+    which the digests above reach only through whole trees."""
+    rng = np.random.default_rng(7)
+    dist = {
+        "fractions": rng.random((3, 4)) * 5.0,
+        "whole": rng.integers(0, 9, (2, 3)).astype(float),
+        "below tolerance": np.array([[3e-7, 1e-7], [2e-7, 0.0]]),
+        "all zero": np.zeros((2, 3)),
+        "ties": np.array([[1.0, 2.0, 2.0], [1.0, 0.5, 0.5]]),
+    }[case]
+    assert c45_engine._num_incorrect(dist) == _reference_num_incorrect(dist)
+    if case == "below tolerance":  # class 0's total (5e-7) is taken, not zero (which gives 6e-7)
+        assert c45_engine._num_incorrect(dist) == pytest.approx(1e-7, rel=1e-9)
