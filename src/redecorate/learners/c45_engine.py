@@ -115,6 +115,16 @@ def _ent_of_counts(counts, lut):
     return _nlogn(tot, lut) - acc
 
 
+@njit(cache=True, inline="always")
+def _class_total(dist, j):
+    """Class j's weight over the branches of ``dist``, summed in branch order (as the
+    totals array of the engine before its levers was)."""
+    c = 0.0
+    for i in range(dist.shape[0]):
+        c += dist[i, j]
+    return c
+
+
 @njit(cache=True)
 def _ent_of_totals(dist, lut):
     """``_ent_of_counts`` of the class totals of ``dist`` (its column sums), each total
@@ -123,9 +133,7 @@ def _ent_of_totals(dist, lut):
     tot = 0.0
     acc = 0.0
     for j in range(dist.shape[1]):
-        c = 0.0
-        for i in range(dist.shape[0]):
-            c += dist[i, j]
+        c = _class_total(dist, j)
         tot += c
         acc += _nlogn(c, lut)
     return _nlogn(tot, lut) - acc
@@ -200,9 +208,7 @@ def _num_incorrect(dist):
     chosen = 0.0
     s = 0.0
     for j in range(dist.shape[1]):
-        c = 0.0
-        for i in range(dist.shape[0]):
-            c += dist[i, j]
+        c = _class_total(dist, j)
         s += c
         if j == 0:
             chosen = c  # _max_class's answer when no total exceeds zero
