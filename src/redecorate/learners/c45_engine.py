@@ -104,17 +104,6 @@ def _nlogn(x, lut):
     return _log_func(x)
 
 
-@njit(cache=True)
-def _ent_of_counts(counts, lut):
-    """Unnormalised entropy ``N*H`` of one vector of class weights."""
-    tot = 0.0
-    acc = 0.0
-    for j in range(counts.shape[0]):
-        tot += counts[j]
-        acc += _nlogn(counts[j], lut)
-    return _nlogn(tot, lut) - acc
-
-
 @njit(cache=True, inline="always")
 def _class_total(dist, j):
     """Class j's weight over the branches of ``dist``, summed in branch order (as the
@@ -127,9 +116,9 @@ def _class_total(dist, j):
 
 @njit(cache=True)
 def _ent_of_totals(dist, lut):
-    """``_ent_of_counts`` of the class totals of ``dist`` (its column sums), each total
-    summed as it is needed instead of into an array of its own: the same sums in the same
-    order, without an allocation per attribute and node."""
+    """Unnormalised entropy ``N*H`` of the class totals of ``dist`` (its column sums; a
+    one-row view for a single vector of class weights), each total summed as it is needed
+    instead of into an array of its own, so no allocation per attribute and node."""
     tot = 0.0
     acc = 0.0
     for j in range(dist.shape[1]):
@@ -403,7 +392,7 @@ def _eval_numeric(XT, y, rows, wrow, mult, a, k, total, min_obj, use_mdl, random
             min_split = 25.0
         if 2.0 * min_split - n_known > 1e-6:
             return False, 0.0, 0.0, 0.0
-    default_ent = _ent_of_counts(dist[1], lut)
+    default_ent = _ent_of_totals(dist[1:2], lut)
     best_gain = 0.0
     split_index = -1
     n_index = 0
