@@ -126,30 +126,8 @@ def phases(engine: ModuleType, args: tuple[Any, ...]) -> dict[str, float]:
 
 
 def phase_cpu(engine: ModuleType, fits: Sequence[tuple[Any, ...]], phase: str) -> float:
-    """Process CPU of one phase summed over ``fits`` (grow, or prune after an untimed grow)."""
-    spent = 0.0
-    for args in fits:
-        X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, collapse, cf, random_k, seed = args
-        if random_k != 0:
-            np.random.seed(seed)
-        prep = _prepared(engine, args)
-        XT = prep[1]
-        srt, soff = engine.presort(XT, nom_sizes)
-        cpu = time.process_time()
-        tree = engine._grow(*prep, srt, soff)
-        if phase == "grow":
-            spent += time.process_time() - cpu
-            continue
-        t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D, d_top = tree
-        if collapse:
-            engine._collapse(t_att, t_child0, t_nb, t_dref, t_drows, D)
-        z = engine._norm_inverse_upper(cf)
-        D = engine._store_room(D, d_top, t_att.shape[0])
-        cpu = time.process_time()
-        engine._prune(XT, y, w, k, nom_sizes, raising, t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D,
-                      d_top, cf, z)
-        spent += time.process_time() - cpu
-    return spent
+    """Process CPU of one phase of ``build_tree`` summed over ``fits``."""
+    return sum(phases(engine, args)[phase] for args in fits)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
