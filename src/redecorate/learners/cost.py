@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import inspect
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -202,7 +203,10 @@ def _spelled(cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
     return {renamed.get(key, key): value for key, value in (params or {}).items()}
 
 
+@functools.cache
 def _default(cls: type, name: str) -> Any:
+    """The constructor's default of ``name`` (None without one); cached, because a plan
+    prices hundreds of thousands of fits and a signature costs more than the pricing."""
     parameter = inspect.signature(cls.__init__).parameters.get(name)
     return None if parameter is None else parameter.default
 
@@ -345,11 +349,18 @@ def values_seen(X: Any, fraction: float = 1.0) -> float:
     return total
 
 
+@functools.cache
+def _param_names(cls: type) -> frozenset[str]:
+    """The constructor's parameters (scikit-learn's ``_get_param_names``), cached as
+    :func:`_default` is."""
+    return frozenset(cls._get_param_names())
+
+
 def _base_member(cls: type, spelled: Mapping[str, Any]) -> type | None:
     """The registry class of a meta-learner's base learner given in the parameters, or None."""
     base = spelled.get("estimator")
     name = base.get("name") if isinstance(base, Mapping) else base
-    if "estimator" in cls._get_param_names() and isinstance(name, str) and name.strip().lower() in ALGORITHMS:
+    if "estimator" in _param_names(cls) and isinstance(name, str) and name.strip().lower() in ALGORITHMS:
         return learner_class(name)
     return None
 

@@ -10,6 +10,7 @@ line here (``docs/adding-a-learner.md``).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -62,5 +63,11 @@ def learner_class(name: str, where: str | None = None) -> type:
     target = ALGORITHMS.get(name.strip().lower()) if isinstance(name, str) else None
     if target is None:
         raise UnknownAlgorithmError(name if isinstance(name, str) else repr(name), where)
+    return _imported(target)
+
+
+@functools.cache
+def _imported(target: str) -> type:
+    """The class ``module:Class`` names (cached: the plan looks classes up by the million)."""
     module, _, cls = target.partition(":")
     return getattr(importlib.import_module(module), cls)

@@ -187,7 +187,8 @@ def level_off_table(
     level-off size lies in the thesis's 10-25.
     """
     names = list(datasets) if datasets is not None else sorted(frame["dataset"].unique())
-    present = [d for d in names if d in set(frame["dataset"])]
+    ran = set(frame["dataset"].unique())
+    present = [d for d in names if d in ran]
     curves = {d: frame[frame["dataset"] == d] for d in present}
     if len(present) > 1:
         curves[MEAN_ROW] = _mean_curve(frame, present)
@@ -226,7 +227,8 @@ def plot_ensemble_size(
     apart, which would flatten every curve. The dotted line marks the computed level-off
     size and the grey band the thesis's 10-25.
     """
-    present = [d for d in datasets if d in set(frame["dataset"])]
+    ran = set(frame["dataset"].unique())
+    present = [d for d in datasets if d in ran]
     ncols = min(3, max(1, len(present)))
     nrows = max(1, math.ceil(len(present) / ncols))
     by_name = levels.set_index("dataset")

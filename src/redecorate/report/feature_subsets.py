@@ -38,6 +38,7 @@ from redecorate.report.conclusions import (
     rank_correlation,
     sign_agreement,
 )
+from redecorate.report.curves import ran_datasets
 from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
 from redecorate.report.published import (
     pivot_statistics,
@@ -222,7 +223,7 @@ def _comparison(records: pd.DataFrame, settings: ReportSettings) -> _Comparison:
                          f"among ensemble_sizes {sizes}")
     tables = {str(t): list(labels) for t, labels in report.get("tables", {}).items()} or {
         "all": list(settings.algorithms)}
-    datasets = [d for d in settings.datasets if d in set(records["dataset"])]
+    datasets = ran_datasets(records, settings)
     stats = error_statistics(records)
     frame = _table_frame(stats, tables, size, datasets)
     published = _published(settings.published) if settings.published else pd.DataFrame()

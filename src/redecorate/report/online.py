@@ -45,6 +45,7 @@ from redecorate.report.conclusions import (
     rank_correlation,
     sign_agreement,
 )
+from redecorate.report.curves import ran_datasets
 from redecorate.report.figures import new_figure, outside_legend, save_figure
 from redecorate.report.published import read_disagreements, read_published
 from redecorate.report.replication_report import ReplicationReport
@@ -292,7 +293,7 @@ class _Comparison:
 def _comparison(records: pd.DataFrame, settings: ReportSettings) -> _Comparison:
     """The reproduced tables (with their markers) and, where the source prints values, every
     published cell of them beside its reproduction (empty otherwise)."""
-    datasets = [d for d in settings.datasets if d in set(records["dataset"])]
+    datasets = ran_datasets(records, settings)
     stats = online_statistics(records)
     frame, md = _reproduced_tables(stats, _per_split(records), settings, datasets)
     published = _published(settings.published) if settings.published else pd.DataFrame()

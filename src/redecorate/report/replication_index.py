@@ -125,21 +125,27 @@ def _systems(evidence: pd.DataFrame) -> set[str]:
     return {side for system in evidence["system"] for side in str(system).split("_vs_") if side}
 
 
+SCALE_COLUMNS = ("dataset", "algorithm", "run", "order")
+"""The columns of the records a table's scale is counted from."""
+
+
 def _scale(item: PublishedItem, experiments: Sequence[ExperimentEvidence], evidence: pd.DataFrame,
            published: Sequence[str], offline_only: set[str]) -> Scale:
     """Runs (and orders) done of the thesis protocol's, and the published datasets reproduced."""
-    frames = [e.records for e in experiments if e.records is not None and len(e.records)]
+    # Only the columns counted here: the records of a whole chapter run to millions of rows.
+    frames = [e.records[[c for c in SCALE_COLUMNS if c in e.records.columns]]
+              for e in experiments if e.records is not None and len(e.records)]
     if not frames:
         return Scale(NOT_RUN, "not run")
     records = pd.concat(frames, ignore_index=True)
-    systems = _systems(evidence) & set(records["algorithm"])
+    systems = _systems(evidence) & set(records["algorithm"].unique())
     if systems:
         records = records[records["algorithm"].isin(systems)]
     done = evidence[evidence["reproduced"].notna()]
     if item.published and done.empty:
         return Scale(NOT_RUN, "not run")
     wanted = list(published) or [d for e in experiments for d in e.datasets]
-    ran = set(done["dataset"]) - {""} if published else set(records["dataset"])
+    ran = set(done["dataset"]) - {""} if published else set(records["dataset"].unique())
     records = records[records["dataset"].isin(ran)] if ran else records
     if records.empty:
         return Scale(NOT_RUN, "not run")
