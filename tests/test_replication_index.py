@@ -91,7 +91,7 @@ def test_every_row_names_experiments_that_read_its_published_files() -> None:
 
 @pytest.fixture(scope="module")
 def committed() -> tuple[object, str]:
-    """The index of the committed records and its Markdown (about a minute of CPU)."""
+    """The index of the committed records and its Markdown (about two minutes of CPU)."""
     index = replication_index(Inputs.of_repository(REPRODUCED, REPO))
     return index, render_index(index)
 
