@@ -20,6 +20,16 @@ def _numpy_streams(seed: np.random.SeedSequence, n: int) -> list[tuple[np.random
     return out
 
 
+OS_ENTROPY = np.random.SeedSequence()
+"""A seed from the OS's entropy, drawn anew by each process that collects the tests."""
+
+
+def _seed_id(seed: np.random.SeedSequence) -> str:
+    """A test id that is the same in every process (each pytest-xdist worker collects the
+    tests and must find the same ids), also for the seed drawn from the OS's entropy."""
+    return "os-entropy" if seed is OS_ENTROPY else str(seed.entropy)[:12]
+
+
 SEEDS = [
     np.random.SeedSequence(0),
     np.random.SeedSequence(5),
@@ -30,11 +40,11 @@ SEEDS = [
     np.random.SeedSequence(7, spawn_key=(3, 2**33)),
     np.random.SeedSequence(9, pool_size=8),
     np.random.SeedSequence(11, n_children_spawned=4),
-    np.random.SeedSequence(),  # OS entropy
+    OS_ENTROPY,
 ] + [np.random.SeedSequence(int(s)) for s in np.random.default_rng(1).integers(0, 2**32, 30)]
 
 
-@pytest.mark.parametrize("seed", SEEDS, ids=lambda s: str(s.entropy)[:12])
+@pytest.mark.parametrize("seed", SEEDS, ids=_seed_id)
 def test_bulk_streams_equal_numpys_spawned_generators(seed):
     ours = bootstrap_streams(seed, 15)
     theirs = _numpy_streams(seed, 15)
@@ -47,7 +57,7 @@ def test_bulk_streams_equal_numpys_spawned_generators(seed):
                                       ref_rng.choice(9, size=9, p=np.arange(9) / 36))
 
 
-@pytest.mark.parametrize("seed", SEEDS, ids=lambda s: str(s.entropy)[:12])
+@pytest.mark.parametrize("seed", SEEDS, ids=_seed_id)
 def test_bulk_child_seeds_equal_numpys(seed):
     fresh = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size,
                                    n_children_spawned=seed.n_children_spawned)
