@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALIGNMENTS", "ALPHA", "cells_comparability", "common_points",
-    "fold_curve_pair", "fold_errors", "fold_values", "ran_datasets", "significant_reduction",
+    "fold_curve_pair", "fold_errors", "fold_values", "ran_datasets", "with_records", "significant_reduction",
     "wdl_comparability",
 ]
 
@@ -91,10 +91,15 @@ def significant_reduction(p: float, reduction: float) -> bool:
     return bool(p < ALPHA and reduction > 0)
 
 
+def with_records(records: pd.DataFrame, datasets: Sequence[str]) -> list[str]:
+    """The ``datasets`` that have records, in the order given (a partial run reports what ran)."""
+    present = set(records["dataset"].unique())  # once: a set per dataset iterates millions of rows
+    return [d for d in datasets if d in present]
+
+
 def ran_datasets(records: pd.DataFrame, settings: ReportSettings) -> list[str]:
     """The experiment's datasets that have records, in the file's order."""
-    present = set(records["dataset"].unique())  # once: a set per dataset iterates millions of rows
-    return [d for d in settings.datasets if d in present]
+    return with_records(records, settings.datasets)
 
 
 def cells_comparability(settings: ReportSettings, cells: pd.DataFrame) -> tuple[bool, str]:

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from redecorate.protocol.settings import ReportSettings
+from redecorate.report.curves import with_records
 from redecorate.report.figures import MARKERS, new_figure, outside_legend, save_figure
 from redecorate.report.tables import fmt, markdown_table, point_label
 from redecorate.stats.summary import check_records
@@ -187,8 +188,7 @@ def level_off_table(
     level-off size lies in the thesis's 10-25.
     """
     names = list(datasets) if datasets is not None else sorted(frame["dataset"].unique())
-    ran = set(frame["dataset"].unique())
-    present = [d for d in names if d in ran]
+    present = with_records(frame, names)
     curves = {d: frame[frame["dataset"] == d] for d in present}
     if len(present) > 1:
         curves[MEAN_ROW] = _mean_curve(frame, present)
@@ -227,8 +227,7 @@ def plot_ensemble_size(
     apart, which would flatten every curve. The dotted line marks the computed level-off
     size and the grey band the thesis's 10-25.
     """
-    ran = set(frame["dataset"].unique())
-    present = [d for d in datasets if d in ran]
+    present = with_records(frame, datasets)
     ncols = min(3, max(1, len(present)))
     nrows = max(1, math.ceil(len(present) / ncols))
     by_name = levels.set_index("dataset")
