@@ -49,8 +49,9 @@ class OnlineMLP(IncrementalClassifier, MLP):
         **{key: MLP._parameter_constraints[key]
            for key in ("learning_rate", "momentum", "hidden", "random_state")},
     }
-    # Per update × (weight + NETWORK_ROW_WEIGHTS): Oza's network pilot (10 updates per example).
-    fit_cost = FitCost(1.15e-9, network=True)
+    # Per update × (weight + NETWORK_ROW_WEIGHTS): as the batch MLP's pass
+    # (redecorate.learners.cost.NETWORK_ROW_WEIGHTS).
+    fit_cost = FitCost(1.2e-9, network=True)
     lossless = False
     streamed = True
 
