@@ -1437,6 +1437,19 @@ def _class_prob(counts, j, k, laplace):
     return counts[j] / tot
 
 
+@njit(cache=True, inline="always")
+def _empty_branch_probs(branch, parent, k, laplace, weight, out):
+    """``weight`` × the class probabilities of a value that leads to an empty leaf: the
+    branch's class distribution at the parent (``branch``), or the parent's own (``parent``)
+    when the branch has no weight, as Weka's ``getProbs`` does."""
+    bag = 0.0
+    for j in range(k):
+        bag += branch[j]
+    source = branch if bag - 0.0 > 1e-6 else parent
+    for j in range(k):
+        out[j] = weight * _class_prob(source, j, k, laplace)
+
+
 @njit(cache=True)
 def _probs(x, att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, laplace, out,
            f_node, f_w, f_next, acc):
@@ -1476,17 +1489,7 @@ def _probs(x, att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, l
                 else:
                     c = child0[node] + s
                     if empty[c]:
-                        row = doff[node] + s
-                        bag = 0.0
-                        for j in range(k):
-                            bag += dist[row, j]
-                        use_row = bag - 0.0 > 1e-6
-                        for j in range(k):
-                            if use_row:
-                                p = _class_prob(dist[row], j, k, laplace)
-                            else:
-                                p = _class_prob(totals[node], j, k, laplace)
-                            acc[f, j] = weight * p
+                        _empty_branch_probs(dist[doff[node] + s], totals[node], k, laplace, weight, acc[f])
                         done = True
                     else:
                         f_node[f] = c  # a single path: the child's value is the node's value
@@ -1538,17 +1541,7 @@ def _single_path_probs(x, att, split, child0, nb, empty, doff, dist, totals, nom
             return False
         c = child0[node] + s
         if empty[c]:
-            row = doff[node] + s
-            bag = 0.0
-            for j in range(k):
-                bag += dist[row, j]
-            use_row = bag - 0.0 > 1e-6
-            for j in range(k):
-                if use_row:
-                    p = _class_prob(dist[row], j, k, laplace)
-                else:
-                    p = _class_prob(totals[node], j, k, laplace)
-                out[j] = 1.0 * p
+            _empty_branch_probs(dist[doff[node] + s], totals[node], k, laplace, 1.0, out)
             return True
         node = c
 
