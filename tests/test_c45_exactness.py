@@ -172,7 +172,8 @@ def test_a_row_without_missing_values_takes_the_single_path_to_the_same_probabil
     """Rows that meet no missing value are classified without the frames of ``_probs`` (most
     of DECORATE's predictions: its artificial examples have none). The shortcut must give
     exactly ``_probs``'s values, be taken by every row without missing values, and hand
-    back every row that meets one on its path."""
+    back every row that meets one on its path, at a node from which ``_probs`` gives what it
+    gives from the root."""
     taken = declined = 0
     for name in CASES:
         tree, X, nom, k = _fit(name)
@@ -183,16 +184,19 @@ def test_a_row_without_missing_values_takes_the_single_path_to_the_same_probabil
         for laplace in (False, True):
             for row in test:
                 fast, general = np.full(k, -1.0), np.empty(k)
-                single = c45_engine._single_path_probs(row, *tree, nom, k, laplace, fast)
+                reached = c45_engine._single_path_probs(row, *tree, nom, k, laplace, fast)
                 c45_engine._probs(row, *tree, nom, k, laplace, general, *frames)
-                if single:
+                if reached < 0:
                     taken += 1
                     assert np.array_equal(fast, general), name
                 else:
                     declined += 1
                     assert (fast == -1.0).all() and np.isnan(row).any(), name
+                    resumed = np.empty(k)
+                    c45_engine._probs(row, *tree, nom, k, laplace, resumed, *frames, reached)
+                    assert np.array_equal(resumed, general), name
                 if not np.isnan(row).any():
-                    assert single, name
+                    assert reached < 0, name
     assert taken > 1000 and declined > 100
 
 

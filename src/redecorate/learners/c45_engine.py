@@ -1452,7 +1452,7 @@ def _empty_branch_probs(branch, parent, k, laplace, weight, out):
 
 @njit(cache=True)
 def _probs(x, att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, laplace, out,
-           f_node, f_w, f_next, acc):
+           f_node, f_w, f_next, acc, start=0):
     """Weka's ``getProbs`` for one row, evaluated in Weka's arithmetic order.
 
     A node returns ``weight * P(class)`` at a leaf; at a node whose attribute value is
@@ -1461,10 +1461,12 @@ def _probs(x, att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, l
     empty leaf returns ``weight`` times the class distribution of that branch at the
     parent (the parent's own distribution if the branch has no weight). Frames on an
     explicit stack replace recursion (numba cannot cache recursive functions); ``acc[f]``
-    holds frame f's running sum, so rounding matches the recursive original.
+    holds frame f's running sum, so rounding matches the recursive original. ``start``: the
+    node the row has reached on its single path from the root (:func:`_single_path_probs`),
+    where frame 0 would stand with weight 1 after the same steps.
     """
     top = 0
-    f_node[0] = 0
+    f_node[0] = start
     f_w[0] = 1.0
     f_next[0] = -1
     while True:
@@ -1524,25 +1526,25 @@ def _probs(x, att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, l
 def _single_path_probs(x, att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, laplace, out):
     """:func:`_probs` for a row that meets no missing value on its way down: one path from
     the root, so the row's weight stays 1 and ``out`` gets exactly what :func:`_probs`
-    computes (1.0 × the leaf's probabilities), without its frames. Returns False, leaving
-    ``out`` untouched, at the first missing value (or a nominal code the tree has no branch
-    for): that row takes :func:`_probs` from the root. Most rows take this path: DECORATE's
-    artificial examples, which every member classifies at every trial, have no missing
-    values."""
+    computes (1.0 × the leaf's probabilities), without its frames. Returns -1 when done; at
+    the first missing value (or a nominal code the tree has no branch for) returns the node
+    reached, leaving ``out`` untouched, and :func:`_probs` goes on from there. Most rows take
+    this path to the end: DECORATE's artificial examples, which every member classifies at
+    every trial, have no missing values."""
     node = 0
     while True:
         a = att[node]
         if a < 0:
             for j in range(k):
                 out[j] = 1.0 * _class_prob(totals[node], j, k, laplace)
-            return True
+            return -1
         s = _which_subset(x[a], nom_sizes[a] > 0, split[node])
         if s < 0 or s >= nb[node]:
-            return False
+            return node
         c = child0[node] + s
         if empty[c]:
             _empty_branch_probs(dist[doff[node] + s], totals[node], k, laplace, 1.0, out)
-            return True
+            return -1
         node = c
 
 
@@ -1563,10 +1565,11 @@ def predict_tree(X, att, split, child0, nb, empty, doff, dist, totals, nom_sizes
     f_next = np.empty(m, dtype=np.int64)
     acc = np.empty((m, k))
     for i in range(n):
-        if not _single_path_probs(X[i], att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k,
-                                  laplace, out[i]):
+        reached = _single_path_probs(X[i], att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k,
+                                     laplace, out[i])
+        if reached >= 0:
             _probs(X[i], att, split, child0, nb, empty, doff, dist, totals, nom_sizes, k, laplace,
-                   out[i], f_node, f_w, f_next, acc)
+                   out[i], f_node, f_w, f_next, acc, reached)
         tot = 0.0
         for j in range(k):
             tot += out[i, j]

@@ -302,17 +302,18 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
         base_params = (base.get("params") or {}) if isinstance(base, Mapping) else {}
         one = fit_seconds(member, base_params, n_examples, n_attributes, inputs=inputs, classes=classes)
         return fit_members(cls, params) * cost.member_share * one
+    work = _work(cls, spelled)
     if cost.network:
         row = network_weights(inputs if inputs is not None else n_attributes, classes,
                               spelled.get("hidden", "a")) + NETWORK_ROW_WEIGHTS
-        row += NETWORK_SETUP_WEIGHTS / (_default_passes(cls) * _work(cls, spelled))
+        row += NETWORK_SETUP_WEIGHTS / (_default_passes(cls) * work)
     else:
         attributes = max(n_attributes, 1)
         if cost.subset is not None and isinstance(spelled.get(cost.subset), int):
             attributes = max(min(spelled[cost.subset], attributes), 1)
         row = attributes + ROW_ATTRIBUTES
     examples = REFERENCE_EXAMPLES * (max(n_examples, 1.0) / REFERENCE_EXAMPLES) ** cost.growth
-    seconds = cost.per_example * examples * row * _work(cls, spelled)
+    seconds = cost.per_example * examples * row * work
     size = _size(cls, spelled)
     if size is not None:
         relative = max(size, 1) / REFERENCE_SIZE
