@@ -3,6 +3,8 @@ whose random initialisation cannot be reproduced)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,7 +12,7 @@ from uci_mirror import MIRROR  # tools/ is on sys.path (conftest)
 
 from redecorate.learners import AdaBoostM1, Bagging, Decorate, make_learner
 from redecorate.learners.features import FeatureSchema
-from redecorate.learners.mlp import MLP, network_inputs
+from redecorate.learners.mlp import MLP, network_inputs, train_network, train_stream
 
 
 def _separable(n: int = 80, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -56,6 +58,84 @@ def test_deterministic_with_random_state() -> None:
     c = MLP(random_state=4).fit(X, y).predict_proba(X)
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(a, c)
+
+
+def _reference_step(x, target, w, W1, W2, dW1, dW2, rate, momentum) -> float:
+    """One backpropagation step written out a unit at a time, weights as ``(units, inputs
+    + 1)`` (bias first), in plain Python floats: the arithmetic the module docstring states
+    (sigmoids clipped at ±45, squared error, momentum), each sum in the order it reads. The
+    exponential is the C library's, as the compiled code's (numpy's own may differ in the
+    last bit)."""
+    def sigmoid(z: float) -> float:
+        return 0.0 if z < -45.0 else 1.0 if z > 45.0 else 1.0 / (1.0 + math.exp(-z))
+
+    hidden = []
+    for u in range(W1.shape[0]):
+        z = W1[u, 0]
+        for j in range(x.size):
+            z += W1[u, j + 1] * x[j]
+        hidden.append(sigmoid(z))
+    out = []
+    for k in range(W2.shape[0]):
+        z = W2[k, 0]
+        for h in range(len(hidden)):
+            z += W2[k, h + 1] * hidden[h]
+        out.append(sigmoid(z))
+    total, err_out = 0.0, []
+    for k in range(len(out)):
+        diff = (1.0 if k == target else 0.0) - out[k]
+        total += w * diff * diff
+        err_out.append(diff * out[k] * (1.0 - out[k]))
+    err_hidden = []
+    for h in range(len(hidden)):
+        s = 0.0
+        for k in range(len(out)):
+            s += W2[k, h + 1] * err_out[k]
+        err_hidden.append(hidden[h] * (1.0 - hidden[h]) * s)
+    for W, dW, err, inputs in ((W2, dW2, err_out, hidden), (W1, dW1, err_hidden, x)):
+        for u in range(W.shape[0]):
+            learn = rate * w * err[u]
+            for j in range(len(inputs) + 1):
+                change = (learn if j == 0 else learn * inputs[j - 1]) + momentum * dW[u, j]
+                W[u, j] += change
+                dW[u, j] = change
+    return total
+
+
+@pytest.mark.parametrize(("inputs", "hidden", "classes"), [(2, 1, 2), (5, 3, 3), (12, 9, 4), (30, 17, 2)])
+def test_compiled_training_is_the_plain_per_unit_arithmetic_bit_for_bit(inputs, hidden, classes) -> None:
+    """The compiled loops keep the first layer transposed and sum the hidden units side by
+    side (for speed); every weight, error and epoch total must still be exactly what a unit
+    at a time gives, so the change cannot move a recorded result."""
+    rng = np.random.default_rng(inputs)
+    X = rng.uniform(-1.0, 1.0, size=(25, inputs))
+    X[rng.random(X.shape) < 0.1] = 0.0  # missing inputs contribute 0
+    y = rng.integers(0, classes, size=25).astype(np.int64)
+    w = rng.uniform(0.5, 2.0, size=25)
+    order = rng.permutation(25).astype(np.int64)
+    W1 = rng.uniform(-0.5, 0.5, size=(hidden, inputs + 1))
+    W2 = rng.uniform(-0.5, 0.5, size=(classes, hidden + 1))
+
+    R1, R2, dR1, dR2 = W1.copy(), W2.copy(), np.zeros_like(W1), np.zeros_like(W2)
+    totals = []
+    for _ in range(3):
+        totals.append(sum(_reference_step(X[i], y[i], w[i], R1, R2, dR1, dR2, 0.15, 0.9) for i in order))
+    C1, C2 = W1.copy(), W2.copy()
+    history = train_network(X, y, w, order, C1, C2, 0.15, 0.9, 3)
+    np.testing.assert_array_equal(C1, R1)
+    np.testing.assert_array_equal(C2, R2)
+    np.testing.assert_array_equal(history, totals)
+
+    # The stream trainer: two calls carry the momentum terms between them.
+    S1, S2, dS1, dS2 = W1.copy(), W2.copy(), np.zeros_like(W1), np.zeros_like(W2)
+    R1, R2, dR1, dR2 = W1.copy(), W2.copy(), np.zeros_like(W1), np.zeros_like(W2)
+    for part in (slice(0, 10), slice(10, 25)):
+        train_stream(X[part], y[part], w[part], S1, S2, dS1, dS2, 0.15, 0.9, 2)
+        for i in range(part.start, part.stop):
+            for _ in range(2):
+                _reference_step(X[i], y[i], w[i], R1, R2, dR1, dR2, 0.15, 0.9)
+    for got, want in ((S1, R1), (S2, R2), (dS1, dR1), (dS2, dR2)):
+        np.testing.assert_array_equal(got, want)
 
 
 def test_sample_weights_matter_and_their_scale_does_not() -> None:

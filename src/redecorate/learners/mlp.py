@@ -57,19 +57,31 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + np.exp(-z))
 
 
-@njit(cache=True)
-def _forward(x, W1, W2, hidden, out):  # pragma: no cover - compiled
-    H, d = W1.shape[0], W1.shape[1] - 1
+@njit(cache=True, inline="always")
+def _forward(x, V, W2, hidden, out):  # pragma: no cover - compiled
+    """The network's outputs on ``x``. ``V`` is the first layer transposed, ``(inputs + 1,
+    hidden)``: every hidden unit's sum runs over the inputs in the same order as a unit at a
+    time would (bias first), but the units' sums go side by side, input by input, so the
+    compiled loop runs over contiguous weights without waiting on one long chain of additions
+    (twice as fast on mushroom's 59 hidden units, and the same bits)."""
+    D1, H = V.shape
     for h in range(H):
-        z = W1[h, 0]
-        for j in range(d):
-            z += W1[h, j + 1] * x[j]
-        hidden[h] = _sigmoid(z)
-    for k in range(W2.shape[0]):
-        z = W2[k, 0]
+        hidden[h] = V[0, h]
+    for j in range(D1 - 1):
+        xj = x[j]
         for h in range(H):
-            z += W2[k, h + 1] * hidden[h]
-        out[k] = _sigmoid(z)
+            hidden[h] += V[j + 1, h] * xj
+    for h in range(H):
+        hidden[h] = _sigmoid(hidden[h])
+    K = W2.shape[0]
+    for k in range(K):
+        out[k] = W2[k, 0]
+    for h in range(H):
+        value = hidden[h]
+        for k in range(K):
+            out[k] += W2[k, h + 1] * value
+    for k in range(K):
+        out[k] = _sigmoid(out[k])
 
 
 @njit(cache=True, inline="always")
@@ -88,26 +100,48 @@ def _update_layer(W, dW, err, inputs, rate, momentum):  # pragma: no cover
 
 
 @njit(cache=True, inline="always")
-def _backprop_step(x, target, w, W1, W2, dW1, dW2, hidden, out, err_out, err_hidden,
+def _update_transposed(V, dV, learn, inputs, momentum):  # pragma: no cover
+    """:func:`_update_layer` for a layer stored transposed (``V[j + 1, u]`` is unit ``u``'s
+    weight from input ``j``), with ``learn[u] = rate * err[u]`` given: the same step for
+    every weight, taken input by input."""
+    H = V.shape[1]
+    for u in range(H):
+        change = learn[u] + momentum * dV[0, u]
+        V[0, u] += change
+        dV[0, u] = change
+    for j in range(inputs.shape[0]):
+        xj = inputs[j]
+        for u in range(H):
+            change = learn[u] * xj + momentum * dV[j + 1, u]
+            V[j + 1, u] += change
+            dV[j + 1, u] = change
+
+
+@njit(cache=True, inline="always")
+def _backprop_step(x, target, w, V, W2, dV, dW2, hidden, out, err_out, err_hidden,
                    learning_rate, momentum):  # pragma: no cover - compiled
     """One online backpropagation update on example ``x`` of class ``target`` with rate
-    multiplier ``w``; returns its weighted squared error (before the update)."""
-    H, K = W1.shape[0], W2.shape[0]
-    _forward(x, W1, W2, hidden, out)
+    multiplier ``w``; returns its weighted squared error (before the update). ``V``/``dV``:
+    the first layer and its last steps, transposed (:func:`_forward`)."""
+    H, K = V.shape[1], W2.shape[0]
+    _forward(x, V, W2, hidden, out)
     total = 0.0
     for k in range(K):
         goal = 1.0 if k == target else 0.0
         diff = goal - out[k]
         total += w * diff * diff
         err_out[k] = diff * out[k] * (1.0 - out[k])
-    for h in range(H):
-        s = 0.0
-        for k in range(K):
-            s += W2[k, h + 1] * err_out[k]
-        err_hidden[h] = hidden[h] * (1.0 - hidden[h]) * s
+    for h in range(H):  # each unit's back-propagated sum over the outputs, in output order
+        err_hidden[h] = 0.0
+    for k in range(K):
+        e = err_out[k]
+        for h in range(H):
+            err_hidden[h] += W2[k, h + 1] * e
     rate = learning_rate * w
+    for h in range(H):  # the unit's error, then its learning step rate * error
+        err_hidden[h] = rate * (hidden[h] * (1.0 - hidden[h]) * err_hidden[h])
     _update_layer(W2, dW2, err_out, hidden, rate, momentum)
-    _update_layer(W1, dW1, err_hidden, x, rate, momentum)
+    _update_transposed(V, dV, err_hidden, x, momentum)
     return total
 
 
@@ -120,7 +154,8 @@ def train_network(X, y, w, order, W1, W2, learning_rate, momentum, epochs):  # p
     last entry is NaN-free unless the network diverged).
     """
     H, K = W1.shape[0], W2.shape[0]
-    dW1 = np.zeros_like(W1)
+    V = np.ascontiguousarray(W1.T)
+    dV = np.zeros_like(V)
     dW2 = np.zeros_like(W2)
     hidden = np.empty(H)
     out = np.empty(K)
@@ -131,11 +166,13 @@ def train_network(X, y, w, order, W1, W2, learning_rate, momentum, epochs):  # p
         total = 0.0
         for t in range(order.size):
             i = order[t]
-            total += _backprop_step(X[i], y[i], w[i], W1, W2, dW1, dW2, hidden, out, err_out,
+            total += _backprop_step(X[i], y[i], w[i], V, W2, dV, dW2, hidden, out, err_out,
                                     err_hidden, learning_rate, momentum)
         history[epoch] = total
         if not np.isfinite(total):
+            W1[:, :] = V.T
             return history[: epoch + 1]
+    W1[:, :] = V.T
     return history
 
 
@@ -144,6 +181,8 @@ def train_stream(X, y, w, W1, W2, dW1, dW2, learning_rate, momentum, updates):  
     """One pass over the rows in order, ``updates`` backpropagation steps on each (Oza's
     online network: 1 or 10), with the momentum terms ``dW1``/``dW2`` carried across calls."""
     H, K = W1.shape[0], W2.shape[0]
+    V = np.ascontiguousarray(W1.T)
+    dV = np.ascontiguousarray(dW1.T)
     hidden = np.empty(H)
     out = np.empty(K)
     err_out = np.empty(K)
@@ -151,19 +190,22 @@ def train_stream(X, y, w, W1, W2, dW1, dW2, learning_rate, momentum, updates):  
     total = 0.0
     for i in range(X.shape[0]):
         for _ in range(updates):
-            total += _backprop_step(X[i], y[i], w[i], W1, W2, dW1, dW2, hidden, out, err_out,
+            total += _backprop_step(X[i], y[i], w[i], V, W2, dV, dW2, hidden, out, err_out,
                                     err_hidden, learning_rate, momentum)
+    W1[:, :] = V.T
+    dW1[:, :] = dV.T
     return total
 
 
 @njit(cache=True)
 def _predict(X, W1, W2):  # pragma: no cover - compiled
     m, K = X.shape[0], W2.shape[0]
+    V = np.ascontiguousarray(W1.T)
     hidden = np.empty(W1.shape[0])
     out = np.empty(K)
     P = np.empty((m, K))
     for i in range(m):
-        _forward(X[i], W1, W2, hidden, out)
+        _forward(X[i], V, W2, hidden, out)
         s = out.sum()
         for k in range(K):
             P[i, k] = out[k] / s if s > 0 else 1.0 / K
