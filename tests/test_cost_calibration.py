@@ -42,9 +42,9 @@ def test_most_committed_experiments_are_checked() -> None:
 
 def test_the_engine_lever_prices_only_the_learners_that_run_on_that_engine() -> None:
     """Today's price over the price before the engines' levers: the C4.5 engine's measured
-    speed-up for J48 and every ensemble of it, none for naive Bayes or an MLP, and a
-    meta-learner at its given base learner's engine, not its default's; and only for the
-    engines named."""
+    speed-up for J48 and every ensemble of it, none for naive Bayes, the network kernel's for
+    a network alone or in any ensemble, a meta-learner at its given base learner's engine,
+    not its default's; and only for the engines named."""
     from redecorate.learners.cost import (
         ENGINE_SPEED,
         estimated_fit_seconds,
@@ -53,8 +53,8 @@ def test_the_engine_lever_prices_only_the_learners_that_run_on_that_engine() -> 
 
     c45 = ENGINE_SPEED["c45"]
     cases = [("j48", {}, c45), ("bagging", {}, c45), ("decorate", {}, c45), ("rf", {}, c45),
-             ("decorate", {"base": "mlp"}, 1.0), ("bagging", {"base": "naive_bayes"}, 1.0),
-             ("naive_bayes", {}, 1.0), ("mlp", {}, 1.0), ("online_bagging", {"base": "naive_bayes"}, 1.0)]
+             ("bagging", {"base": "naive_bayes"}, 1.0), ("naive_bayes", {}, 1.0),
+             ("online_bagging", {"base": "naive_bayes"}, 1.0)]
     for name, params, speed in cases:
         today = estimated_fit_seconds(name, params, 200, 10)
         with priced_before_levers():
@@ -62,8 +62,19 @@ def test_the_engine_lever_prices_only_the_learners_that_run_on_that_engine() -> 
         assert today / then == pytest.approx(speed), (name, params)
         with priced_before_levers({"c45"}):
             assert estimated_fit_seconds(name, params, 200, 10) == then
-        with priced_before_levers({"masked_rows"}):
-            assert estimated_fit_seconds(name, params, 200, 10) == today
+        for other in ("masked_rows", "network"):
+            with priced_before_levers({other}):
+                assert estimated_fit_seconds(name, params, 200, 10) == today
+    # Networks: the kernel's lever prices their weights lower, whatever runs them; no other does.
+    for name, params in [("mlp", {}), ("online_mlp", {}), ("decorate", {"base": "mlp"}),
+                         ("online_bagging", {"base": "online_mlp"}), ("bagging", {"base": "mlp"})]:
+        today = estimated_fit_seconds(name, params, 200, 10, inputs=60, classes=2)
+        with priced_before_levers({"network"}):
+            then = estimated_fit_seconds(name, params, 200, 10, inputs=60, classes=2)
+        assert 0.5 < today / then < 0.8, (name, params)
+        for other in ("c45", "masked_rows"):
+            with priced_before_levers({other}):
+                assert estimated_fit_seconds(name, params, 200, 10, inputs=60, classes=2) == today, (name, other)
 
 
 def test_units_before_the_merged_masked_rows_are_priced_on_every_copy() -> None:
@@ -91,12 +102,13 @@ def test_a_network_is_priced_by_its_weights_and_an_ensemble_of_networks_by_its_m
     from redecorate.learners.cost import (
         NETWORK_ROW_WEIGHTS,
         NETWORK_SETUP_WEIGHTS,
+        NETWORK_WEIGHT_SPEED,
         estimated_fit_seconds,
         network_weights,
     )
 
     def work(weights: int, passes: int) -> float:
-        return (weights + NETWORK_ROW_WEIGHTS) * passes + NETWORK_SETUP_WEIGHTS
+        return (weights * NETWORK_WEIGHT_SPEED + NETWORK_ROW_WEIGHTS) * passes + NETWORK_SETUP_WEIGHTS
 
     narrow = estimated_fit_seconds("mlp", {}, 1000, 22, inputs=22, classes=2)
     wide = estimated_fit_seconds("mlp", {}, 1000, 22, inputs=121, classes=2)
@@ -119,9 +131,11 @@ def test_a_network_is_priced_by_its_weights_and_an_ensemble_of_networks_by_its_m
 
 def test_oza_networks_are_planned_within_one_and_a_half_times_per_dataset() -> None:
     """Per dataset, not only in total (where over- and underpriced datasets cancel): every
-    dataset of Oza's network pilot with 20 s of CPU or more."""
+    dataset of Oza's network pilot with 10 s of CPU or more. The pilot ran the kernel before
+    its lever and its CPU is counted at today's (about half on the wide networks), so 10 s
+    here is about 20 s as measured."""
     calibration = CALIBRATIONS["oza_online_nn"]
-    checked = {d: p / m for d, (p, m) in calibration.per_dataset.items() if m >= 20}
+    checked = {d: p / m for d, (p, m) in calibration.per_dataset.items() if m >= 10}
     assert len(checked) >= 4, calibration.per_dataset
     assert all(1 / TOLERANCE <= r <= TOLERANCE for r in checked.values()), checked
 
@@ -190,9 +204,10 @@ def test_the_committed_engine_revisions_are_commits_before_the_levers() -> None:
 
     listed = engine_revisions(REPO)
     assert len(listed) >= 10 and all(len(c) == 40 for c in listed)
-    assert all(engines <= {"c45", "masked_rows"} and engines for engines in listed.values())
-    assert not any(c.startswith(("fae194c", "8b09bfc", "a40f6c1")) for c in listed)
-    assert next(e for c, e in listed.items() if c.startswith("210aac0")) == {"c45", "masked_rows"}
+    assert all(engines <= {"c45", "masked_rows", "network"} and engines for engines in listed.values())
+    assert not any(c.startswith(("fae194c", "8b09bfc", "a40f6c1")) and engines != {"network"}
+                   for c, engines in listed.items())
+    assert next(e for c, e in listed.items() if c.startswith("210aac0")) == {"c45", "masked_rows", "network"}
 
 
 def test_decorate_is_priced_by_the_size_of_its_artificial_set() -> None:

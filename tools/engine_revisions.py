@@ -1,5 +1,6 @@
 """Write ``config/engine_revisions.tsv``: the commits named by the committed records whose
-code predates an engine's speed levers (the C4.5 engine's; chapter 8's merged masked rows).
+code predates an engine's speed levers (the C4.5 engine's; chapter 8's merged masked rows; the
+network kernel's).
 
 Why: the cost model prices today's engine (``redecorate.learners.cost.ENGINE_SPEED``), and
 the calibration against the committed runs (``redecorate.calibration``, the planner's
@@ -31,11 +32,12 @@ sys.path.insert(0, str(REPO / "src"))
 from redecorate.calibration import ENGINE_REVISIONS  # noqa: E402
 from redecorate.job_records import job_record_info  # noqa: E402
 
-LEVERS = {"c45": ("86b06a4", "cd1e6af"), "masked_rows": ("e4e7f28",)}
+LEVERS = {"c45": ("86b06a4", "cd1e6af"), "masked_rows": ("e4e7f28",), "network": ("02690e153b",)}
 """Per engine, the commits with all of its speed levers: a descendant of any runs today's code.
 ``c45``: the C4.5 engine's levers (main's and the branch's that measured them,
 ``benchmarks/results/unit_cpu.md``); ``masked_rows``: chapter 8's acquisition loop fitting
-each distinct masked row once (``redecorate.kinds.acquisition.MERGED_ROWS``)."""
+each distinct masked row once (``redecorate.kinds.acquisition.MERGED_ROWS``); ``network``: the
+backpropagation kernel with its first layer transposed (``NETWORK_WEIGHT_SPEED``)."""
 
 HEADER = ("# Commits named by committed records whose code predates an engine's speed levers\n"
           "# (written by tools/engine_revisions.py; read by redecorate.calibration).\n")

@@ -29,6 +29,7 @@ __all__ = [
     "ENGINE_SPEED",
     "MEMBER_SECONDS",
     "NETWORK_ROW_WEIGHTS",
+    "NETWORK_WEIGHT_SPEED",
     "REFERENCE_EXAMPLES",
     "REFERENCE_MEMBER",
     "REFERENCE_SIZE",
@@ -85,6 +86,19 @@ balance-scale's 21 weights to mushroom's 7,503, 1 to 10 passes) and §4.8's netw
 (``reproduced/ch4_base_learners``, 21 and 55 weights, 80 epochs) are planned at 0.86-1.16 of
 their CPU per dataset with 20 CPU s or more (350 and no set-up: the pilot 0.80-1.02, §4.8
 1.53-1.91). The micro-benchmark's own fit (77) rests on fits of a few milliseconds."""
+
+NETWORK_WEIGHT_SPEED = 0.5
+"""CPU of a network's weight per pass today against the kernel the networks' ``per_example``
+was fitted on (the ``"network"`` engine's lever, 02690e1: the first layer kept transposed, so
+the hidden units' sums and steps run side by side over contiguous weights; the same weights).
+It vectorises the work per weight, not the loop per example, so only the weights' part of a
+pass is priced lower: :data:`NETWORK_ROW_WEIGHTS` and :data:`NETWORK_SETUP_WEIGHTS` stay in
+the old kernel's weight units. Fitted to Oza's three networks on the seven mirror datasets
+(``benchmarks/results/network_kernel.md``, the two revisions in turns, 21 fits): with 0.5 the
+price of today's fits is 1.00 of their summed CPU and 0.82-1.14 of each fit's. Whole fits went
+to 0.49-0.50 of their CPU on mushroom's 7,566 weights at 10 passes, 0.67-0.82 on 300-2,000
+weights, 0.8-1.1 on the smallest networks, where a pass's constant part is most of it. The committed network runs ran the kernel before it
+(``config/engine_revisions.tsv``), and :mod:`redecorate.calibration` prices them without it."""
 
 REJECTION_TRIALS_PER_MEMBER = 2.1
 """Trials a DECORATE fit with rejection builds per member, on average: its ``per_example`` was
@@ -163,9 +177,11 @@ class FitCost:
             ensemble size (DECORATE's ``max_iterations``: every trial builds a candidate).
         subset: the parameter that bounds the attributes each member sees (the
             feature-subset ensembles' ``k``).
-        engine: the compiled engine whose speed the cost depends on (``"c45"``: J48's trees;
-            :data:`ENGINE_SPEED`); a meta-learner declares its default base learner's, and
-            with another base learner given costs at that one's.
+        engine: the compiled engine whose speed the cost depends on (``"c45"``: J48's trees,
+            :data:`ENGINE_SPEED`; ``"network"``: the backpropagation kernel, whose lever
+            prices a ``network``'s weights, :data:`NETWORK_WEIGHT_SPEED`); a meta-learner
+            declares its default base learner's, and with another base learner given costs
+            at that one's.
         network: the fit trains a network whose weights are what every example's pass costs:
             ``per_example`` is per example × (weight + :data:`NETWORK_ROW_WEIGHTS`), the
             weights from the inputs after nominal-to-binary and the classes
@@ -304,8 +320,11 @@ def fit_seconds(cls: type, params: Mapping[str, Any] | None, n_examples: float,
         return fit_members(cls, params) * cost.member_share * one
     work = _work(cls, spelled)
     if cost.network:
-        row = network_weights(inputs if inputs is not None else n_attributes, classes,
-                              spelled.get("hidden", "a")) + NETWORK_ROW_WEIGHTS
+        weights = network_weights(inputs if inputs is not None else n_attributes, classes,
+                                  spelled.get("hidden", "a"))
+        if cost.engine is not None and not before_lever(cost.engine):
+            weights *= NETWORK_WEIGHT_SPEED
+        row = weights + NETWORK_ROW_WEIGHTS
         row += NETWORK_SETUP_WEIGHTS / (_default_passes(cls) * work)
     else:
         attributes = max(n_attributes, 1)

@@ -245,8 +245,9 @@ class MLP(EncodedClassifier):
         "random_state": RANDOM_STATE,
     }
     # Per example × (weight + NETWORK_ROW_WEIGHTS) at 80 epochs (80 × 1.2 ns): Oza's network
-    # pilot and §4.8's networks (redecorate.learners.cost.NETWORK_ROW_WEIGHTS).
-    fit_cost = FitCost(9.6e-8, network=True)
+    # pilot and §4.8's networks (redecorate.learners.cost.NETWORK_ROW_WEIGHTS), at the kernel
+    # before its lever; today's weights are priced × NETWORK_WEIGHT_SPEED.
+    fit_cost = FitCost(9.6e-8, network=True, engine="network")
     sample_weight_departure = (
         "online backpropagation visits examples one at a time in a shuffled order: k copies of "
         "an example are k separate updates at other places in the order, a weight of k is one "

@@ -51,7 +51,7 @@ class OnlineMLP(IncrementalClassifier, MLP):
     }
     # Per update × (weight + NETWORK_ROW_WEIGHTS): as the batch MLP's pass
     # (redecorate.learners.cost.NETWORK_ROW_WEIGHTS).
-    fit_cost = FitCost(1.2e-9, network=True)
+    fit_cost = FitCost(1.2e-9, network=True, engine="network")
     lossless = False
     streamed = True
 
