@@ -237,6 +237,29 @@ def test_widening_the_input_range_keeps_what_the_network_computes() -> None:
     np.testing.assert_allclose(model.predict_proba(X[100:]), before, rtol=0, atol=1e-12)
 
 
+def test_the_range_widenings_are_the_rows_where_the_running_ranges_change() -> None:
+    """The one-pass search for the rows that widen an input's range gives exactly what the
+    running minimum and maximum of every column say (missing values skipped), from any
+    starting ranges: the rows where either changes, and the ranges from there on."""
+    from redecorate.learners.online_mlp import _widenings
+
+    rng = np.random.default_rng(3)
+    for start in (np.inf, 0.0):
+        B = rng.integers(-3, 4, size=(300, 6)).astype(float) * rng.choice([1.0, 10.0], size=6)
+        B[rng.random(B.shape) < 0.3] = np.nan
+        B[:40, 2] = np.nan  # a column first seen late
+        lo, hi = np.full(6, start), np.full(6, -start)
+        low = np.fmin.accumulate(np.vstack([lo, np.where(np.isnan(B), np.inf, B)]), axis=0)
+        high = np.fmax.accumulate(np.vstack([hi, np.where(np.isnan(B), -np.inf, B)]), axis=0)
+        changed = np.flatnonzero((low[1:] != low[:-1]).any(axis=1) | (high[1:] != high[:-1]).any(axis=1))
+        rows, lows, highs = _widenings(B, lo, hi)
+        assert changed.size >= 5
+        np.testing.assert_array_equal(rows, changed)
+        np.testing.assert_array_equal(lows, low[1:][changed])
+        np.testing.assert_array_equal(highs, high[1:][changed])
+        assert np.array_equal(lo, np.full(6, start))  # the starting ranges are not modified
+
+
 def test_an_input_not_seen_yet_is_left_unscaled_without_warnings() -> None:
     """A column missing in the first examples has no range yet: it must stay at scale 1 and
     offset 0 quietly (no inf - inf in the arithmetic), then take the range once values come."""
