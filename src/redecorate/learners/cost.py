@@ -97,8 +97,9 @@ the old kernel's weight units. Fitted to Oza's three networks on the seven mirro
 (``benchmarks/results/network_kernel.md``, the two revisions in turns, 21 fits): with 0.5 the
 price of today's fits is 1.00 of their summed CPU and 0.82-1.14 of each fit's. Whole fits went
 to 0.49-0.50 of their CPU on mushroom's 7,566 weights at 10 passes, 0.67-0.82 on 300-2,000
-weights, 0.8-1.1 on the smallest networks, where a pass's constant part is most of it. The committed network runs ran the kernel before it
-(``config/engine_revisions.tsv``), and :mod:`redecorate.calibration` prices them without it."""
+weights, 0.8-1.1 on the smallest networks, where a pass's constant part is most of it. The
+committed network runs ran the kernel before it (``config/engine_revisions.tsv``), and
+:mod:`redecorate.calibration` prices them without it."""
 
 REJECTION_TRIALS_PER_MEMBER = 2.1
 """Trials a DECORATE fit with rejection builds per member, on average: its ``per_example`` was
