@@ -81,8 +81,8 @@ NETWORK_ROW_WEIGHTS = 140.0
 """Per-example work of a network's pass that does not grow with its weights (the loop over
 the example, its target and learning rate), in weight units: see
 :data:`NETWORK_SETUP_WEIGHTS`. With it the networks' ``per_example`` (1.2 ns per weight and
-pass) is fitted to the committed runs: Oza's network pilot (``reproduced/oza_online_nn``,
-balance-scale's 21 weights to mushroom's 7,503, 1 to 10 passes) and §4.8's networks
+pass) is fitted to the committed runs: Oza's network pilot before the kernel's lever
+(``reproduced/oza_readings_nn/oza_online_nn_momentum09``, balance-scale's 21 weights to mushroom's 7,503, 1 to 10 passes) and §4.8's networks
 (``reproduced/ch4_base_learners``, 21 and 55 weights, 80 epochs) are planned at 0.86-1.16 of
 their CPU per dataset with 20 CPU s or more (350 and no set-up: the pilot 0.80-1.02, §4.8
 1.53-1.91). The micro-benchmark's own fit (77) rests on fits of a few milliseconds."""
@@ -97,8 +97,10 @@ the old kernel's weight units. Fitted to Oza's three networks on the seven mirro
 (``benchmarks/results/network_kernel.md``, the two revisions in turns, 21 fits): with 0.5 the
 price of today's fits is 1.00 of their summed CPU and 0.82-1.14 of each fit's. Whole fits went
 to 0.49-0.50 of their CPU on mushroom's 7,566 weights at 10 passes, 0.67-0.82 on 300-2,000
-weights, 0.8-1.1 on the smallest networks, where a pass's constant part is most of it. The
-committed network runs ran the kernel before it (``config/engine_revisions.tsv``), and
+weights, 0.8-1.1 on the smallest networks, where a pass's constant part is most of it. Oza's
+network pilot at today's kernel (``reproduced/oza_online_nn``, momentum 0) is planned at 1.11 of
+its CPU, 0.73-1.16 per dataset (mushroom 1.16). The earlier committed network runs ran the
+kernel before it (``config/engine_revisions.tsv``), and
 :mod:`redecorate.calibration` prices them without it."""
 
 REJECTION_TRIALS_PER_MEMBER = 2.1
