@@ -33,6 +33,22 @@ announce_compilation()
 __all__ = ["OnlineMLP"]
 
 
+@njit(cache=True, inline="always")
+def _widen(low, high, row):  # pragma: no cover - compiled
+    """Extend the ranges ``low``/``high`` to take ``row`` in (a missing value, NaN, compares
+    false and is skipped; a tie is no change); whether any of them moved."""
+    moved = False
+    for j in range(row.shape[0]):
+        v = row[j]
+        if v < low[j]:
+            low[j] = v
+            moved = True
+        if v > high[j]:
+            high[j] = v
+            moved = True
+    return moved
+
+
 @njit(cache=True)
 def _widenings(B, lo, hi):  # pragma: no cover - compiled
     """Where the inputs' running ranges widen: the rows of ``B`` at which some column's
@@ -43,18 +59,9 @@ def _widenings(B, lo, hi):  # pragma: no cover - compiled
     n, d = B.shape
     low, high = lo.copy(), hi.copy()
     flags = np.zeros(n, dtype=np.bool_)
-    count = 0
     for i in range(n):
-        for j in range(d):
-            v = B[i, j]
-            if v < low[j]:
-                low[j] = v
-                flags[i] = True
-            if v > high[j]:
-                high[j] = v
-                flags[i] = True
-        if flags[i]:
-            count += 1
+        flags[i] = _widen(low, high, B[i])
+    count = int(flags.sum())
     rows = np.empty(count, dtype=np.int64)
     lows = np.empty((count, d))
     highs = np.empty((count, d))
@@ -62,12 +69,7 @@ def _widenings(B, lo, hi):  # pragma: no cover - compiled
     high[:] = hi
     k = 0
     for i in range(n):
-        for j in range(d):
-            v = B[i, j]
-            if v < low[j]:
-                low[j] = v
-            if v > high[j]:
-                high[j] = v
+        _widen(low, high, B[i])
         if flags[i]:
             rows[k] = i
             lows[k] = low
