@@ -49,7 +49,7 @@ for path in (ROOT / "src", ROOT / "tools", HERE):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from j48_vs_weka import machine_info  # noqa: E402 - one description of the machine for every benchmark
+from j48_vs_weka import load_average, run_setting  # noqa: E402 - one description of the machine for every benchmark
 from uci_mirror import MIRROR  # noqa: E402
 
 from redecorate.active.acquisition import FeatureAcquisition, known_features  # noqa: E402
@@ -120,7 +120,7 @@ def main() -> None:
 
     fractions = [0.1, 0.9] if args.quick else [float(f) for f in args.fractions.split(",")]
     learners = {"J48": LEARNERS["J48"]} if args.quick else LEARNERS
-    load_start = Path("/proc/loadavg").read_text().split()[:3]
+    load_start = load_average()
     started = time.perf_counter()
     rows, totals = [], []
     failures: dict[tuple[str, str], str] = {}
@@ -186,10 +186,7 @@ def main() -> None:
         "## Setting",
         "",
         f"- **command**: python benchmarks/acquisition_fit.py {shlex.join(sys.argv[1:])}".rstrip(),
-        f"- **load average at start / end**: {' '.join(load_start)} / "
-        f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}",
-        f"- **benchmark wall time**: {time.perf_counter() - started:.1f} s",
-        *(f"- **{k}**: {v}" for k, v in machine_info().items()),
+        *run_setting(load_start, started),
         "",
         "## Per fit",
         "",

@@ -50,7 +50,7 @@ from redecorate.protocol import seed_sequence, stratified_folds  # noqa: E402
 
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
-from j48_vs_weka import machine_info  # noqa: E402 - one description of the machine for every benchmark
+from j48_vs_weka import load_average, run_setting  # noqa: E402 - one description of the machine for every benchmark
 
 #: Batch sizes of §6.3.1: 3 for the larger datasets, 2 for primary, 1 otherwise.
 THESIS_BATCH = {"credit-g": 3, "vowel": 3, "soybean": 3, "diabetes": 3, "breast-w": 3,
@@ -61,10 +61,6 @@ SEED = 20050801
 def mirror_dir() -> Path:
     env = os.environ.get("REDECORATE_MIRROR")
     return Path(env) if env else ROOT.parent / "shared" / "datasets" / "uci"
-
-
-def load_average() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
 
 
 def time_checkpoint(X, y, size: int, batch: int, iterations: int, seed: int) -> list[dict]:
@@ -136,7 +132,6 @@ def main(argv: list[str] | None = None) -> int:
                                       seed=seed_sequence(SEED, "curve", args.dataset, 0, 0))
         full = (time.perf_counter() - t0, len(curve), sum(r["fit_seconds"] for r in curve),
                 curve[-1]["accuracy"])
-    elapsed = time.perf_counter() - started
 
     secs = [r["seconds"] for r in rows]
     table = []
@@ -153,7 +148,6 @@ def main(argv: list[str] | None = None) -> int:
     per_iteration = np.interp(curve_sizes, [t[0] for t in table], [t[2] for t in table])
     fold_seconds = float(per_iteration.sum())
 
-    info = machine_info()
     command = "python benchmarks/" + Path(__file__).name + (
         " " + shlex.join(argv if argv is not None else sys.argv[1:])).rstrip()
     lines = [
@@ -172,10 +166,8 @@ def main(argv: list[str] | None = None) -> int:
         f"- **batch size m**: {batch}",
         f"- **timed iterations**: {len(rows)} ({args.iterations} per checkpoint, after one "
         "warm-up iteration)",
-        f"- **load average at start / end**: {start_load} / {load_average()}",
-        f"- **benchmark wall time**: {elapsed:.1f} s",
+        *run_setting(start_load, started),
     ]
-    lines += [f"- **{k}**: {v}" for k, v in info.items()]
     lines += [
         "",
         "## Per iteration",

@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"unknown learner(s) {unknown}; choose from {list(available)}", file=sys.stderr)
         return 2
     command = "python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv or sys.argv[1:])])
-    meta = {"command": command, **jb.machine_info()}
+    meta = {"command": command, "load average at start": jb.load_average(), **jb.machine_info()}
     points = jb.QUICK_POINTS if args.quick else jb.POINTS
     max_folds = 2 if args.quick else None
     # Ours: the first fold's sets are enough (numba compiles once, on the first call).

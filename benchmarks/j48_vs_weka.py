@@ -416,6 +416,24 @@ def _run(cmd: list[str]) -> str:
         return "unavailable"
 
 
+def load_average() -> str:
+    """The 1-, 5- and 15-minute load averages: other work on the machine changes every timing."""
+    if not hasattr(os, "getloadavg"):
+        return "n/a"
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def run_setting(load_start: str, started: float) -> list[str]:
+    """A result file's setting lines after a run that began at ``started`` (``perf_counter``)
+    under load ``load_start``: the load at both ends, the wall time and the machine, so every
+    benchmark states its conditions the same way."""
+    return [
+        f"- **load average at start / end**: {load_start} / {load_average()}",
+        f"- **benchmark wall time**: {time.perf_counter() - started:.1f} s",
+        *(f"- **{k}**: {v}" for k, v in machine_info().items()),
+    ]
+
+
 def machine_info() -> dict[str, str]:
     """Date, machine and versions, so a result file says where and with what it was made."""
     import numba
@@ -442,14 +460,12 @@ def machine_info() -> dict[str, str]:
     except ImportError:
         rv = "unknown"
     java = _run(["java", "-version"]).splitlines()
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     return {
         "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "host": platform.node(),
         "nproc": str(os.cpu_count()),
         "cpu": cpu,
         "memory": mem,
-        "load average at start": " ".join(f"{x:.2f}" for x in load),
         "os": platform.platform(),
         "python": platform.python_version(),
         "redecorate": rv,
@@ -604,7 +620,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from redecorate.learners import J48
 
     command = "python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv or sys.argv[1:])])
-    meta = {"command": command, **machine_info()}
+    meta = {"command": command, "load average at start": load_average(), **machine_info()}
     points = QUICK_POINTS if args.quick else POINTS
     max_folds = 2 if args.quick else None
     print("first-call (numba JIT) cost ...", flush=True)

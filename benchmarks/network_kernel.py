@@ -46,7 +46,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "src"))
 
-from revisions import subject, tree  # noqa: E402
+from revisions import process_env, subject, tree  # noqa: E402
 
 DATASETS = "balance-scale,breast-w,credit-g,car,kr-vs-kp,mushroom,nursery"
 NETWORKS = {  # label: learner, parameters, passes per example (Oza's networks)
@@ -96,10 +96,7 @@ print(json.dumps({"rows": rows, "package": redecorate.__file__}))
 def revision_fits(folder: Path, spec: dict) -> list[dict]:
     """Each network's fit on each dataset with the code in ``folder``: the faster of seeds 0
     and 1 in process CPU, and the digest of seed 0's weights."""
-    env = {**os.environ, "PYTHONPATH": str(folder / "src"), "PYTHONHASHSEED": "0"}
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-        env[var] = "1"
-    done = subprocess.run([sys.executable, "-c", _DRIVER, json.dumps(spec)], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-c", _DRIVER, json.dumps(spec)], cwd=ROOT, env=process_env(folder),
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"fits at {folder.name}: {done.stderr[-2000:]}")
@@ -152,7 +149,7 @@ def peer_fits(spec: dict) -> list[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from j48_vs_weka import machine_info
+    from j48_vs_weka import load_average, run_setting
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--revs", default="HEAD~1,HEAD", help="two comma-separated git revisions, before and after")
@@ -171,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     spec = {"datasets": [d for d in args.datasets.split(",") if d], "rows": args.rows, "networks": NETWORKS,
             "registry": str(ROOT / "config" / "datasets.yaml"), "mirror": mirror, "data_dir": args.data_dir}
     trees = [tree(r) for r in revs]
-    load_start = Path("/proc/loadavg").read_text().split()[:3]
+    load_start = load_average()
     started = time.perf_counter()
     runs: list[list[list[dict]]] = [[], []]
     for r in range(args.reps):
@@ -194,10 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     setting = [
         f"- **command**: python benchmarks/network_kernel.py {command}",
         "- **revisions**: " + "; ".join(f"{c} ({subject(c)})" for c, _ in trees),
-        f"- **load average at start / end**: {' '.join(load_start)} / "
-        f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}",
-        f"- **benchmark wall time**: {time.perf_counter() - started:.1f} s",
-        *(f"- **{k}**: {v}" for k, v in machine_info().items()),
+        *run_setting(load_start, started),
     ]
     Path(f"{out}.md").write_text(markdown(frame, trees, args.reps, setting), encoding="utf-8")
     print(Path(f"{out}.md").read_text(encoding="utf-8"))

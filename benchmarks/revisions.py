@@ -43,3 +43,13 @@ def tree(rev: str, paths: Sequence[str] = ("src",)) -> tuple[str, Path]:
             handle.extractall(folder, filter="data")
         archive.unlink()
     return commit[:9], folder
+
+
+def process_env(folder: Path) -> dict[str, str]:
+    """The environment of a process that runs the code of the tree in ``folder``: its ``src``
+    first on the path, one thread per library (a benchmark times one core, as the workflow's
+    jobs use) and a fixed hash seed, so two revisions differ only in their code."""
+    env = {**os.environ, "PYTHONPATH": str(folder / "src"), "PYTHONHASHSEED": "0"}
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        env[var] = "1"
+    return env

@@ -45,7 +45,7 @@ for _path in (ROOT / "src", ROOT / "tools", HERE):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from j48_vs_weka import machine_info  # noqa: E402 - one description of the machine for every benchmark
+from j48_vs_weka import load_average, run_setting  # noqa: E402 - one description of the machine for every benchmark
 from tree_replay import ENGINE, SOURCES, fit_list  # noqa: E402
 
 #: A part of the engine, as (the phase it is in, the call's text in ``c45_engine.py``).
@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--sources: unknown {', '.join(unknown)}; known: {', '.join(SOURCES)}")
     if unknown := [p for p in parts if p not in PARTS]:
         parser.error(f"--twice: unknown {', '.join(unknown)}; known: {', '.join(PARTS)}")
-    load_start = Path("/proc/loadavg").read_text().split()[:3]
+    load_start = load_average()
     started = time.perf_counter()
     from redecorate.learners import c45_engine
 
@@ -189,10 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "## Setting",
         "",
         f"- **command**: python benchmarks/tree_phases.py {shlex.join(sys.argv[1:] if argv is None else argv)}".rstrip(),
-        f"- **load average at start / end**: {' '.join(load_start)} / "
-        f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}",
-        f"- **benchmark wall time**: {time.perf_counter() - started:.1f} s",
-        *(f"- **{k}**: {v}" for k, v in machine_info().items()),
+        *run_setting(load_start, started),
         "",
         "## Phases",
         "",

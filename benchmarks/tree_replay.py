@@ -58,7 +58,7 @@ for _path in (ROOT / "src", ROOT / "tools", HERE):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from j48_vs_weka import machine_info  # noqa: E402 - one description of the machine for every benchmark
+from j48_vs_weka import load_average, run_setting  # noqa: E402 - one description of the machine for every benchmark
 from revisions import git, subject  # noqa: E402
 from uci_mirror import MIRROR  # noqa: E402
 
@@ -290,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     parser.add_argument("--name", default="tree_replay", help="stem of the result file")
     args = parser.parse_args(argv)
-    load_start = Path("/proc/loadavg").read_text().split()[:3]
+    load_start = load_average()
     started = time.perf_counter()
     sources = [s for s in args.sources.split(",") if s]
     if unknown := [s for s in sources if s not in SOURCES]:
@@ -328,10 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "- **revisions**: " + "; ".join(
             f"{n} = {label}" + ("" if label == WORKTREE else f" ({subject(label)})")
             for n, (label, _) in zip(names, engines, strict=True)),
-        f"- **load average at start / end**: {' '.join(load_start)} / "
-        f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}",
-        f"- **benchmark wall time**: {time.perf_counter() - started:.1f} s",
-        *(f"- **{k}**: {v}" for k, v in machine_info().items()),
+        *run_setting(load_start, started),
         "",
         "## Fits",
         "",

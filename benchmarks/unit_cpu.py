@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import statistics
 import subprocess
@@ -35,7 +34,7 @@ ROOT = HERE.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from revisions import subject, tree  # noqa: E402
+from revisions import process_env, subject, tree  # noqa: E402
 
 #: Run in a fresh process with the revision's ``src`` first on the path: imports that
 #: tree's package before the benchmark modules (which would put this tree's ``src`` first).
@@ -53,11 +52,8 @@ print(json.dumps({{"cpu": time.process_time() - cpu, "package": redecorate.__fil
 
 def unit_cpu(folder: Path, source: str) -> float:
     """Process CPU of fold 0 of ``source``'s unit with the code in ``folder``."""
-    env = {**os.environ, "PYTHONPATH": str(folder / "src"), "PYTHONHASHSEED": "0"}
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-        env[var] = "1"
     done = subprocess.run([sys.executable, "-c", _DRIVER.format(benchmarks=str(HERE), source=source)],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+                          cwd=ROOT, env=process_env(folder), capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{source} at {folder.name}: {done.stderr[-2000:]}")
     out = json.loads(done.stdout.strip().splitlines()[-1])
@@ -67,7 +63,7 @@ def unit_cpu(folder: Path, source: str) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from j48_vs_weka import machine_info
+    from j48_vs_weka import load_average, run_setting
     from tree_replay import SOURCES
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -86,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [n for n in args.labels.split(",") if n] or [c for c, _ in trees]
     if len(names) != len(trees):
         parser.error("--labels: one name per revision")
-    load_start = Path("/proc/loadavg").read_text().split()[:3]
+    load_start = load_average()
     started = time.perf_counter()
     for _, folder in trees:  # compile each tree's kernels before anything is timed
         unit_cpu(folder, "car")
@@ -112,10 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"- **command**: python benchmarks/unit_cpu.py {shlex.join(sys.argv[1:] if argv is None else argv)}",
         "- **revisions**: " + "; ".join(f"{n} = {c} ({subject(c)})"
                                         for n, (c, _) in zip(names, trees, strict=True)),
-        f"- **load average at start / end**: {' '.join(load_start)} / "
-        f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}",
-        f"- **benchmark wall time**: {time.perf_counter() - started:.1f} s",
-        *(f"- **{k}**: {v}" for k, v in machine_info().items()),
+        *run_setting(load_start, started),
         "",
         "## CPU of one fold (s)",
         "",
