@@ -75,8 +75,8 @@ def test_rank_correlation_is_nan_when_a_side_has_no_ranking() -> None:
         ("thesis", ["a", "b"], True, None),
         ("pilot", ["a", "b"], True, "**Pilot scale**"),
         ("quick", ["a", "b"], False, "scale 'quick'"),
-        ("pilot", ["a"], False, "1 of the source's 2 datasets not run"),
-        ("thesis", ["a"], False, "1 of the source's 2 datasets not run"),
+        ("pilot", ["a"], False, "1 of the source's 2 datasets not run: b"),
+        ("thesis", ["a"], False, "1 of the source's 2 datasets not run: b"),
     ],
 )
 def test_only_the_thesis_and_pilot_protocols_on_every_dataset_count_conclusions(
@@ -96,12 +96,14 @@ def test_only_the_thesis_and_pilot_protocols_on_every_dataset_count_conclusions(
 
 @pytest.mark.parametrize(
     ("run", "missing"),
-    [(["a", "b", "c", "d"], None), (["a", "b", "c"], "1 of the source's 4"), (["c", "d", "e"], "2 of the source's 4"),
-     (["a", "b"], "2 of the source's 4")],
+    [(["a", "b", "c", "d"], None), (["a", "b", "c"], "1 of the source's 4 datasets not run"),
+     (["c", "d", "e"], "2 of the source's 4 datasets not run: a, b"), (["a", "b"], "2 of the source's 4 datasets not run")],
 )
 def test_unnamed_published_datasets_are_covered_only_by_datasets_beyond_the_named_ones(run, missing) -> None:
     """A source naming a and b and counting two more (w/d/l only) needs two datasets besides a, b."""
     got, why = comparability("thesis", ["a", "b"], run, unnamed_published=2)
     assert got is (missing is None)
     assert (missing or "") in why
+    if missing:  # only the named ones are listed
+        assert why.endswith("not run") is (run != ["c", "d", "e"])
     assert comparability("thesis", [], [], unnamed_published=0)[1] == "no published values for these datasets"

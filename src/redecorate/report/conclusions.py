@@ -143,19 +143,24 @@ def comparability(scale: str | None, published_datasets: Iterable[str],
     published datasets out, is shown for inspection only.
 
     ``unnamed_published`` counts datasets the source covers without naming them (a table of
-    w/d/l counts only): the run must cover as many datasets beyond the named ones.
+    w/d/l counts only): the run must cover as many datasets beyond the named ones. The reason
+    names the published datasets not run.
     """
     reasons = []
     if scale is not None and scale not in ("thesis", PILOT):
         reasons.append(f"scale {scale!r}, not the thesis protocol")
     published = set(published_datasets) - {""}
     reproduced = set(reproduced_datasets)
-    missing = len(published - reproduced) + max(0, unnamed_published - len(reproduced - published))
+    named_missing = sorted(published - reproduced)
+    missing = len(named_missing) + max(0, unnamed_published - len(reproduced - published))
     total = len(published) + unnamed_published
     if not total:
         reasons.append("no published values for these datasets")
     elif missing:
-        reasons.append(f"{missing} of the source's {total} datasets not run")
+        # Named, so a reader sees which (an offline run skips the OpenML-only sets; a slice
+        # leaves some to another machine) without opening the experiment file.
+        which = f": {', '.join(named_missing)}" if named_missing else ""
+        reasons.append(f"{missing} of the source's {total} datasets not run{which}")
     if reasons:
         return False, "; ".join(reasons)
     return True, PILOT_CAVEAT if scale == PILOT else ""
