@@ -227,3 +227,33 @@ def test_the_projection_corrects_each_algorithm_by_its_own_recorded_units() -> N
     assert "| 1.1 |" in format_plan([plan], records=["reproduced"])
     few = ExperimentPlan("e", "thesis", (dataset("iris", {"j48": AlgorithmCost(2, 1.0, 10.0, 36.0)}),))
     assert few.projected_left_s is None
+
+
+def test_algorithm_rows_split_the_experiment_by_label_and_add_up_to_it(quick_run, tmp_path: Path) -> None:
+    """--by-algorithm: each label's units, recorded units and CPU left are its own (a slice by
+    ``algorithms=[...]`` runs exactly them), and together they are the experiment's row."""
+    spec = quick_run.experiments["ch4_passive"]
+    kind, settings = get_kind(spec.kind), get_kind(spec.kind).job_settings(spec)
+    dataset = spec.datasets[0]
+    units = [dict(u) for u in kind.units(spec)]
+    label = str(units[0]["algorithm"])
+    kept = [u for u in units if u["algorithm"] == label][:2]
+    _fake_job_file(tmp_path / "x" / "records" / dataset / "a.parquet",
+                   [unit_key(kind, settings, u, dataset) for u in kept], kept, cpu=3.0)
+    plan = experiment_plan(spec, quick_run.registry, 120.0, [tmp_path])
+    text = format_plan([plan], records=[str(tmp_path)], by_algorithm=True)
+    rows = {cells[1].strip(" ·"): cells for line in text.splitlines() if line.startswith("|   · ")
+            for cells in [line.split("|")]}
+    assert list(rows) == list(dict.fromkeys(str(u["algorithm"]) for u in units))
+    counts = {name: int(cells[3].replace(",", "")) for name, cells in rows.items()}
+    recorded = {name: int(cells[4].replace(",", "")) for name, cells in rows.items()}
+    assert sum(counts.values()) == plan.units and sum(recorded.values()) == plan.recorded == 2
+    assert recorded[label] == 2 and all(cells[6].strip() == "–" for cells in rows.values())
+    # The seconds behind the rows: each label priced by the kind's own cost model.
+    for name in rows:
+        cost = sum((d.algorithms.get(name, AlgorithmCost()) for d in plan.datasets), AlgorithmCost())
+        own = [u for u in units if str(u["algorithm"]) == name]
+        assert cost.units == len(own) * len(plan.datasets)
+    total = sum((c for d in plan.datasets for c in d.algorithms.values()), AlgorithmCost())
+    assert total.left_s == pytest.approx(plan.left_s) and total.planned_s == pytest.approx(plan.planned_s)
+    assert total.done_measured_s == pytest.approx(6.0)

@@ -13,6 +13,7 @@ Usage, from the repository root, with the workflow's own ``--config`` values::
 
     python3 -m redecorate.plan records_from=reproduced data_mirror=../shared/datasets/uci
     python3 -m redecorate.plan --profile workflow/profiles/slurm experiments=[ch8_afa] --by-dataset
+    python3 -m redecorate.plan experiments=[ch8_afa] --by-algorithm   # to slice a table by algorithm
 
 The configuration is read by :func:`redecorate.run_config.load_run`, the same function the
 workflow uses, so the plan prices exactly the jobs Snakemake would run.
@@ -50,16 +51,29 @@ _HOUR = 3600.0
 @dataclass(frozen=True)
 class AlgorithmCost:
     """One algorithm label's units of a dataset plan: recorded (count, planned and measured
-    seconds) and planned seconds left."""
+    seconds), planned seconds left, and all its units and their planned seconds.
+
+    Why per algorithm: an experiment is sliced by algorithm (``algorithms=[...]``) to share
+    a table between machines, and its algorithms' costs differ by orders of magnitude (a
+    single network and online bagging of 100 of them)."""
 
     recorded: int = 0
     done_planned_s: float = 0.0
     done_measured_s: float = 0.0
     left_s: float = 0.0
+    units: int = 0
+    planned_s: float = 0.0
 
     def __add__(self, other: AlgorithmCost) -> AlgorithmCost:
-        return AlgorithmCost(self.recorded + other.recorded, self.done_planned_s + other.done_planned_s,
-                             self.done_measured_s + other.done_measured_s, self.left_s + other.left_s)
+        return AlgorithmCost(*(a + b for a, b in zip(dataclasses.astuple(self), dataclasses.astuple(other),
+                                                     strict=True)))
+
+    def as_plan(self, experiment: str, scale: str, label: str) -> ExperimentPlan:
+        """This algorithm's units as a plan of their own, for a row of the table (its jobs
+        are not its own: a job may hold units of several algorithms)."""
+        row = DatasetPlan(label, self.units, self.recorded, 0, 0, self.planned_s, self.left_s,
+                          self.done_planned_s, self.done_measured_s, 0, {label: self})
+        return ExperimentPlan(experiment, scale, (row,))
 
 
 @dataclass(frozen=True)
@@ -216,7 +230,7 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
                 key = unit_key(kind, settings, unit, dataset)
                 if key in recorded and recorded[key][0] is None:  # recorded, its own CPU unknown
                     done += 1
-                    share = AlgorithmCost(recorded=1)
+                    share = AlgorithmCost(recorded=1, units=1, planned_s=cost)
                 elif key in recorded:
                     done += 1
                     measured, commit = recorded[key]
@@ -227,11 +241,11 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
                         measured *= cost / then if then > 0 else 1.0  # at today's engines
                     done_planned += cost
                     done_measured += measured
-                    share = AlgorithmCost(1, cost, measured, 0.0)
+                    share = AlgorithmCost(1, cost, measured, 0.0, 1, cost)
                 else:
                     left += cost
                     chunk_left = True
-                    share = AlgorithmCost(left_s=cost)
+                    share = AlgorithmCost(left_s=cost, units=1, planned_s=cost)
                 label = str(unit.get("algorithm"))
                 algorithms[label] = algorithms.get(label, AlgorithmCost()) + share
             if chunk_left:
@@ -285,14 +299,25 @@ _HEADER = ("| experiment | scale | units | recorded | left | jobs | jobs left | 
            "| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |")
 
 
-def _row(name: str, scale: str, plan: ExperimentPlan | Any) -> str:
+def _row(name: str, scale: str, plan: ExperimentPlan | Any, *, jobs: bool = True) -> str:
+    job_cells = f"{plan.jobs:,} | {plan.jobs_left:,}" if jobs else "– | –"
     return (f"| {name} | {scale} | {plan.units:,} | {plan.recorded:,} | {plan.units - plan.recorded:,} "
-            f"| {plan.jobs:,} | {plan.jobs_left:,} | {_hours(plan.planned_s)} | {_hours(plan.left_s)} "
+            f"| {job_cells} | {_hours(plan.planned_s)} | {_hours(plan.left_s)} "
             f"| {_ratio(plan)} | {_projected(plan)} |")
 
 
+def _algorithm_rows(plan: ExperimentPlan, indent: str) -> list[str]:
+    """A row per algorithm label of ``plan``, summed over its datasets, in the file's order."""
+    labels: dict[str, AlgorithmCost] = {}
+    for d in plan.datasets:
+        for label, cost in d.algorithms.items():
+            labels[label] = labels.get(label, AlgorithmCost()) + cost
+    return [_row(f"{indent}{label}", "", cost.as_plan(plan.experiment, plan.scale, label), jobs=False)
+            for label, cost in labels.items()]
+
+
 def format_plan(plans: Sequence[ExperimentPlan], *, records: Sequence[str], by_dataset: bool = False,
-                bundling: Bundling | None = None, cores: int = 1,
+                by_algorithm: bool = False, bundling: Bundling | None = None, cores: int = 1,
                 skipped: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """The plan as Markdown: one row per experiment (and dataset), the total, what a local
     run or a cluster allocation needs, and how to read the columns."""
@@ -300,9 +325,14 @@ def format_plan(plans: Sequence[ExperimentPlan], *, records: Sequence[str], by_d
              "", _HEADER]
     for plan in plans:
         lines.append(_row(f"`{plan.experiment}`", plan.scale, plan))
+        if by_algorithm and not by_dataset:
+            lines += _algorithm_rows(plan, "  · ")
         if by_dataset:
             for d in plan.datasets:
-                lines.append(_row(f"  {d.dataset}", "", ExperimentPlan(plan.experiment, plan.scale, (d,))))
+                one = ExperimentPlan(plan.experiment, plan.scale, (d,))
+                lines.append(_row(f"  {d.dataset}", "", one))
+                if by_algorithm:
+                    lines += _algorithm_rows(one, "    · ")
     total = ExperimentPlan("total", "", tuple(d for plan in plans for d in plan.datasets))
     lines.append(_row("**total**", "", total))
     left_jobs, left_s = total.jobs_left, total.left_s
@@ -330,6 +360,9 @@ def format_plan(plans: Sequence[ExperimentPlan], *, records: Sequence[str], by_d
               "*× measured* corrects the CPU left by it, algorithm by algorithm (an algorithm with fewer "
               "than 3 recorded units as planned; shown when one has 3). A job is "
               "*left* when any of its units is."]
+    if by_algorithm:
+        lines[-1] += (" Rows marked · are an algorithm's units (`algorithms=[...]` slices by them); a job "
+                      "may hold units of several algorithms, so they have no job counts.")
     return "\n".join(lines) + "\n"
 
 
@@ -346,6 +379,8 @@ def _parser() -> argparse.ArgumentParser:
                                           "how its cluster jobs bundle the jobs left")
     parser.add_argument("--cores", type=int, default=1, help="cores of a local run (wall-time estimate)")
     parser.add_argument("--by-dataset", action="store_true", help="a row per dataset too")
+    parser.add_argument("--by-algorithm", action="store_true",
+                        help="a row per algorithm label too (under each dataset with --by-dataset)")
     parser.add_argument("--repo", default=".", help="the repository (default: the current directory)")
     return parser
 
@@ -375,7 +410,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     plans = [experiment_plan(spec, run.registry, float(run.config["job_seconds"]), roots, data, earlier)
              for spec in run.experiments.values()]
     bundling = read_bundling(args.profile) if args.profile else None
-    print(format_plan(plans, records=roots, by_dataset=args.by_dataset, bundling=bundling,
+    print(format_plan(plans, records=roots, by_dataset=args.by_dataset, by_algorithm=args.by_algorithm,
+                      bundling=bundling,
                       cores=args.cores, skipped=run.skipped), end="")
     return 0
 
