@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 import smoke_support as smoke
 
+from redecorate.config import ExperimentConfigError
 from redecorate.job_records import APPORTIONED_FILE, job_record_info, unit_key, write_job_records
 from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import Chunk, dataset_shape, plan_experiment, runtime_minutes
@@ -175,17 +176,26 @@ def test_committed_runs_are_recorded_under_todays_unit_keys() -> None:
     """Every committed job file of an experiment of config/experiments at its run's scale holds
     the units under the keys today's file gives them, so ``records_from=reproduced`` (and the
     plan) find them. Keys stored by tools/key_combined_records.py for the runs committed
-    before job files carried keys are held to the same."""
+    before job files carried keys are held to the same. A file kept with a scale's prefix
+    (``tools/keep_records.py --prefix thesis``: a campaign's jobs beside a pilot whose
+    provenance the folder still holds) is checked at that scale."""
     checked = 0
+    scales = ("thesis", "pilot", "quick", "smoke")
     for provenance in sorted((REPO / "reproduced").glob("*/provenance.json")):
         name = provenance.parent.name
         if not (REPO / "config" / "experiments" / f"{name}.yaml").is_file():
             continue
-        scale = json.loads(provenance.read_text())["experiment"]["settings"]["scale"]
-        run = load_run({"scale": scale, "experiments": [name]}, REPO)
-        spec = run.experiments[name]
-        kind, settings = get_kind(spec.kind), get_kind(spec.kind).job_settings(spec)
+        run_scale = json.loads(provenance.read_text())["experiment"]["settings"]["scale"]
+        keyed = {}
+        for scale in {run_scale, *scales}:
+            try:
+                spec = load_run({"scale": scale, "experiments": [name]}, REPO).experiments[name]
+            except ExperimentConfigError:  # a scale the file has no profile for
+                continue
+            keyed[scale] = (get_kind(spec.kind), get_kind(spec.kind).job_settings(spec))
         for path in sorted((provenance.parent / "records").glob("*/*.parquet")):
+            prefix = path.name.split("-", 1)[0]
+            kind, settings = keyed[prefix if prefix in scales else run_scale]
             info = job_record_info(path)
             for unit, key in zip(info["units"], info["unit_keys"], strict=True):
                 assert unit_key(kind, settings, unit, path.parent.name) == key, (path, unit)
