@@ -115,16 +115,21 @@ class ExperimentPlan:
     limit_minutes_left = property(lambda self: int(self._sum("limit_minutes_left")))
 
     @property
-    def projected_left_s(self) -> float | None:
-        """CPU left, each algorithm's share corrected by how far the plan was off on that
-        algorithm's recorded units (from 3 on; else as planned): a ratio measured on J48's
-        units says nothing of DECORATE's. None when no algorithm has 3 recorded units."""
+    def algorithms(self) -> dict[str, AlgorithmCost]:
+        """Algorithm label -> its units summed over the datasets, in the file's order."""
         labels: dict[str, AlgorithmCost] = {}
         for d in self.datasets:
             for label, cost in d.algorithms.items():
                 labels[label] = labels.get(label, AlgorithmCost()) + cost
+        return labels
+
+    @property
+    def projected_left_s(self) -> float | None:
+        """CPU left, each algorithm's share corrected by how far the plan was off on that
+        algorithm's recorded units (from 3 on; else as planned): a ratio measured on J48's
+        units says nothing of DECORATE's. None when no algorithm has 3 recorded units."""
         corrected, measured_any = 0.0, False
-        for cost in labels.values():
+        for cost in self.algorithms.values():
             if cost.recorded >= 3 and cost.done_measured_s > 0 and cost.done_planned_s > 0:
                 corrected += cost.left_s * cost.done_measured_s / cost.done_planned_s
                 measured_any = True
@@ -308,12 +313,8 @@ def _row(name: str, scale: str, plan: ExperimentPlan | Any, *, jobs: bool = True
 
 def _algorithm_rows(plan: ExperimentPlan, indent: str) -> list[str]:
     """A row per algorithm label of ``plan``, summed over its datasets, in the file's order."""
-    labels: dict[str, AlgorithmCost] = {}
-    for d in plan.datasets:
-        for label, cost in d.algorithms.items():
-            labels[label] = labels.get(label, AlgorithmCost()) + cost
     return [_row(f"{indent}{label}", "", cost.as_plan(plan.experiment, plan.scale, label), jobs=False)
-            for label, cost in labels.items()]
+            for label, cost in plan.algorithms.items()]
 
 
 def format_plan(plans: Sequence[ExperimentPlan], *, records: Sequence[str], by_dataset: bool = False,
@@ -411,8 +412,7 @@ def main(argv: Iterable[str] | None = None) -> int:
              for spec in run.experiments.values()]
     bundling = read_bundling(args.profile) if args.profile else None
     print(format_plan(plans, records=roots, by_dataset=args.by_dataset, by_algorithm=args.by_algorithm,
-                      bundling=bundling,
-                      cores=args.cores, skipped=run.skipped), end="")
+                      bundling=bundling, cores=args.cores, skipped=run.skipped), end="")
     return 0
 
 
