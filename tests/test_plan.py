@@ -27,6 +27,7 @@ from redecorate.plan import (
     ExperimentPlan,
     experiment_plan,
     format_plan,
+    left_job_targets,
     main,
     read_bundling,
 )
@@ -130,6 +131,24 @@ def test_a_job_is_left_when_any_of_its_units_is(quick_run, tmp_path: Path) -> No
     assert row.jobs == len(chunks[dataset])
     assert row.jobs_left == len(chunks[dataset]) - 1
     assert row.limit_minutes_left == sum(runtime_minutes(c) for c in chunks[dataset][1:])
+    assert row.left_jobs == tuple(range(1, len(chunks[dataset])))
+
+
+def test_the_targets_are_the_record_files_of_the_jobs_left(quick_run, tmp_path: Path) -> None:
+    """Snakemake's output names, under the experiment's folder (a slice's own), and only the
+    jobs with a unit left."""
+    spec = quick_run.experiments["ch4_passive"]
+    kind, settings = get_kind(spec.kind), get_kind(spec.kind).job_settings(spec)
+    chunks = plan_experiment(spec, quick_run.registry, 5.0)
+    dataset = next(d for d, c in chunks.items() if len(c) >= 2)
+    whole = [dict(u) for u in chunks[dataset][0].units]
+    _fake_job_file(tmp_path / "x" / "records" / dataset / "a.parquet",
+                   [unit_key(kind, settings, u, dataset) for u in whole], whole, cpu=1.0)
+    plan = experiment_plan(spec, quick_run.registry, 5.0, [tmp_path])
+    targets = left_job_targets("res/", {"ch4_passive.slice-0123abcd": plan})
+    expected = [f"res/ch4_passive.slice-0123abcd/records/{d}/chunk{i}.parquet"
+                for d, c in chunks.items() for i in range(len(c)) if (d, i) != (dataset, 0)]
+    assert targets == expected
 
 
 def test_time_limits_err_high_with_a_floor() -> None:
@@ -203,7 +222,8 @@ def test_committed_runs_are_recorded_under_todays_unit_keys() -> None:
 @pytest.mark.workflow
 @pytest.mark.skipif(not (smoke.MIRROR / "iris.arff").is_file(), reason="needs the ARFF mirror")
 def test_the_plan_has_the_jobs_snakemake_would_run(tmp_path: Path, capsys) -> None:
-    config = ["scale=smoke", "experiments=[ch4_passive,ch6_active]", f"data_mirror={smoke.MIRROR}"]
+    config = ["scale=smoke", "experiments=[ch4_passive,ch6_active]", f"data_mirror={smoke.MIRROR}",
+              f"results_dir={tmp_path / 'results'}"]
     dry = smoke.run_snakemake(tmp_path, "-n", "--config", *config)
     assert dry.returncode == 0, dry.stderr
     planned = int(re.search(r"experiment_job\s+(\d+)", dry.stdout).group(1))
@@ -211,6 +231,13 @@ def test_the_plan_has_the_jobs_snakemake_would_run(tmp_path: Path, capsys) -> No
     total = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| **total**"))
     cells = [c.strip() for c in total.split("|")]
     assert int(cells[6].replace(",", "")) == planned
+    # The targets are the jobs' own outputs: Snakemake plans exactly those jobs from them.
+    assert main(["--repo", str(REPO), *config, "--targets"]) == 0
+    targets = capsys.readouterr().out.split()
+    assert len(targets) == planned
+    two = smoke.run_snakemake(tmp_path, "-n", "--config", *config, "--", *targets[:2])
+    assert two.returncode == 0, two.stderr
+    assert int(re.search(r"experiment_job\s+(\d+)", two.stdout).group(1)) == 2
 
 
 def test_the_projection_corrects_each_algorithm_by_its_own_recorded_units() -> None:

@@ -14,6 +14,7 @@ Usage, from the repository root, with the workflow's own ``--config`` values::
     python3 -m redecorate.plan records_from=reproduced data_mirror=../shared/datasets/uci
     python3 -m redecorate.plan --profile workflow/profiles/slurm experiments=[ch8_afa] --by-dataset
     python3 -m redecorate.plan experiments=[ch8_afa] --by-algorithm   # to slice a table by algorithm
+    python3 -m redecorate.plan experiments=[ch8_afa] --targets        # the jobs left, as Snakemake targets
 
 The configuration is read by :func:`redecorate.run_config.load_run`, the same function the
 workflow uses, so the plan prices exactly the jobs Snakemake would run.
@@ -42,7 +43,7 @@ from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minute
 from redecorate.learners.cost import priced_before_levers
 from redecorate.run_config import load_run, parse_config_values
 
-__all__ = ["AlgorithmCost", "Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "main",
+__all__ = ["AlgorithmCost", "Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "left_job_targets", "main",
            "read_bundling"]
 
 _HOUR = 3600.0
@@ -91,6 +92,8 @@ class DatasetPlan:
     done_measured_s: float
     limit_minutes_left: int
     algorithms: Mapping[str, AlgorithmCost] = field(default_factory=dict)
+    left_jobs: tuple[int, ...] = ()
+    """The indices of the jobs left (``records/<dataset>/chunk<index>.parquet``)."""
 
 
 @dataclass(frozen=True)
@@ -226,7 +229,8 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
         units = done = jobs_left = limits = 0
         planned = left = done_planned = done_measured = 0.0
         algorithms: dict[str, AlgorithmCost] = {}
-        for chunk in chunks:
+        left_jobs: list[int] = []
+        for index, chunk in enumerate(chunks):
             chunk_left = False
             for unit in chunk.units:
                 cost = max(0.0, float(kind.unit_cost(settings, unit, shape)))
@@ -255,9 +259,10 @@ def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_se
                 algorithms[label] = algorithms.get(label, AlgorithmCost()) + share
             if chunk_left:
                 jobs_left += 1
+                left_jobs.append(index)
                 limits += runtime_minutes(chunk)
         rows.append(DatasetPlan(dataset, units, done, len(chunks), jobs_left, planned, left,
-                                done_planned, done_measured, limits, algorithms))
+                                done_planned, done_measured, limits, algorithms, tuple(left_jobs)))
     return ExperimentPlan(spec.name, str(spec.scale), tuple(rows))
 
 
@@ -280,6 +285,20 @@ def read_bundling(profile: str | Path) -> Bundling:
     group = pairs("groups").get("experiment_job")
     components = int(pairs("group-components").get(group, 1)) if group else 1
     return Bundling(str(profile), max(1, components), max(1, int(values.get("cores") or 1)))
+
+
+def left_job_targets(results: str | Path, plans: Mapping[str, ExperimentPlan]) -> list[str]:
+    """The record file of every job left, as Snakemake names its output, for ``plans`` keyed by
+    the experiment's folder under the ``results`` root (a slice's ``<name>.slice-<hash>``).
+
+    Why: Snakemake takes output files as targets, so a list of the jobs left is how a table
+    is shared between machines job by job (``snakemake ... $(sed -n '1~2p' left.txt)`` on one,
+    ``'2~2p'`` on the other), where a slice by algorithm or dataset cannot split it further
+    (one algorithm's units on one dataset); every machine then reads the others' records
+    through ``records_from``, and a later run of the whole experiment combines them."""
+    root = str(results).rstrip("/") or "."
+    return [f"{root}/{folder}/records/{d.dataset}/chunk{index}.parquet"
+            for folder, plan in plans.items() for d in plan.datasets for index in d.left_jobs]
 
 
 def _hours(seconds: float) -> str:
@@ -382,6 +401,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--by-dataset", action="store_true", help="a row per dataset too")
     parser.add_argument("--by-algorithm", action="store_true",
                         help="a row per algorithm label too (under each dataset with --by-dataset)")
+    parser.add_argument("--targets", action="store_true",
+                        help="print only the record file of each job left, one per line: Snakemake "
+                             "targets, to share the jobs left between machines")
     parser.add_argument("--repo", default=".", help="the repository (default: the current directory)")
     return parser
 
@@ -408,8 +430,12 @@ def main(argv: Iterable[str] | None = None) -> int:
                                                        run.config.get("data_mirror")))
 
     earlier = engine_revisions(repo)
-    plans = [experiment_plan(spec, run.registry, float(run.config["job_seconds"]), roots, data, earlier)
-             for spec in run.experiments.values()]
+    by_folder = {folder: experiment_plan(spec, run.registry, float(run.config["job_seconds"]), roots, data, earlier)
+                 for folder, spec in run.experiments.items()}
+    if args.targets:
+        print("".join(f"{target}\n" for target in left_job_targets(run.results, by_folder)), end="")
+        return 0
+    plans = list(by_folder.values())
     bundling = read_bundling(args.profile) if args.profile else None
     print(format_plan(plans, records=roots, by_dataset=args.by_dataset, by_algorithm=args.by_algorithm,
                       bundling=bundling, cores=args.cores, skipped=run.skipped), end="")
