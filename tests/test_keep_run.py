@@ -67,4 +67,6 @@ def test_a_slice_or_an_unfinished_run_is_refused(run: Path, tmp_path: Path, caps
     (run / NAME / "provenance.json").unlink()
     assert _keep(run, into) == 1
     assert "has not finished" in capsys.readouterr().err
+    assert _keep(run, into, "ch4_passive") == 1
+    assert f"no run of 'ch4_passive' under {run} (finished runs there: {sliced};" in capsys.readouterr().err
     assert not into.exists()

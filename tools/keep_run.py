@@ -83,6 +83,10 @@ def check_run(source: Path, target: Path) -> None:
     if SLICE_MARK in name:
         raise RunNotKept(f"{source} is the run of a slice; run the whole experiment with "
                          f"records_from={target.parent} (it reads the slice's units) and keep that run")
+    if not source.is_dir():
+        found = sorted(p.name for p in source.parent.glob("*/") if (p / FINISHED_MARKER).is_file())
+        raise RunNotKept(f"no run of {name!r} under {source.parent} (finished runs there: "
+                         f"{', '.join(found) or 'none'}; another scale's are under {source.parent}/_scales/<scale>)")
     if not (source / FINISHED_MARKER).is_file():
         raise RunNotKept(f"{source} has no {FINISHED_MARKER}: the run has not finished (the workflow writes it "
                          "last); finish it, or keep its job files alone with tools/keep_records.py")
