@@ -415,3 +415,37 @@ def test_the_plan_prices_a_fold_from_its_own_known_features(autos) -> None:
     entry = job.algorithms["decorate_random"]
     first = [_data_rows(job, entry, autos, 0, f, splits[f][0])[0] for f in range(10)]
     assert np.argsort(first).tolist() == np.argsort(priced).tolist()
+
+
+#: the committed runs of the readings the text leaves open (experiment file, scale)
+READING_RUNS = {
+    "ch8_afa_readings": (READINGS, "pilot"),
+    "ch8_afa_readings_decorate": (REPO / "reproduced" / "ch8_afa_readings_decorate"
+                                  / "ch8_afa_readings_decorate.yaml", "pilot"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READING_RUNS))
+def test_each_reading_is_priced_within_one_and_a_half_times_its_measured_cpu(name: str) -> None:
+    """``known: per_instance`` and ``missing: impute`` cost what ch8_afa's readings do not
+    (``READING_FIT_FACTOR``): each algorithm taking one is planned within 1.5x of the CPU its
+    committed units measured, summed over the datasets, as the planner sums them."""
+    from redecorate.calibration import engine_revisions
+    from redecorate.data import load_registry
+    from redecorate.experiments import load_experiment
+    from redecorate.plan import data_loader, experiment_plan
+
+    mirror = REPO / ".." / "shared" / "datasets" / "uci"
+    registry = load_registry(REPO / "config" / "datasets.yaml")
+    path, scale = READING_RUNS[name]
+    spec = load_experiment(path, schema=SCHEMA, scale=scale)
+    plan = experiment_plan(spec, registry, 120.0, [REPO / "reproduced"],
+                           lambda d: data_loader(d, registry, REPO / "data", mirror), engine_revisions(REPO))
+    readings = [label for label, entry in spec.algorithms.items()
+                if entry.get("known", "per_split") != "per_split" or entry.get("missing", "fractional") != "fractional"]
+    assert readings
+    for label in readings:
+        cost = plan.algorithms[label]
+        assert cost.recorded >= 3, (label, cost.recorded)
+        ratio = cost.done_planned_s / cost.done_measured_s
+        assert 1 / 1.5 <= ratio <= 1.5, (label, ratio, cost.recorded)
