@@ -221,7 +221,7 @@ MIRROR_DATASETS = ("labor", "colic", "hepatitis", "soybean", "audiology", "autos
 
 
 @pytest.mark.parametrize("name", MIRROR_DATASETS)
-@pytest.mark.parametrize("mode", ["pruned", "random"])
+@pytest.mark.parametrize("mode", ["pruned", "random", "random_ratio"])
 def test_replicate_as_distinct_rows_with_counts_grows_the_tree_of_its_copies(name, mode):
     # fit_replicate gives J48 each distinct row of a bootstrap replicate once, with its
     # draw count; the tree must be the one grown on the copies. Datasets with missing
@@ -241,7 +241,8 @@ def test_replicate_as_distinct_rows_with_counts_grows_the_tree_of_its_copies(nam
     X = schema.encode(ds.X)
     y = np.asarray(ds.y.cat.codes, dtype=np.int64)
     k = len(ds.y.cat.categories)
-    params = {} if mode == "pruned" else {"unpruned": True, "min_instances": 1, "max_features": 3}
+    params = {"pruned": {}, "random": {"unpruned": True, "min_instances": 1, "max_features": 3},
+              "random_ratio": {"unpruned": True, "max_features": 3, "random_criterion": "gain_ratio"}}[mode]
     rng = np.random.default_rng(11)
     for m in (8, 40, X.shape[0]):
         sub = rng.choice(X.shape[0], size=min(m, X.shape[0]), replace=False)
@@ -258,3 +259,58 @@ def test_replicate_as_distinct_rows_with_counts_grows_the_tree_of_its_copies(nam
         np.testing.assert_allclose(a.totals, b.totals, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(on_copies._proba_encoded(X), on_counts._proba_encoded(X),
                                    rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", MIRROR_DATASETS + ("iris", "credit.a", "breast.w"))
+def test_a_j48_random_tree_with_every_attribute_a_candidate_is_j48(name):
+    # random_criterion="gain_ratio" judges the drawn candidates as C4.5 judges all
+    # attributes; when every attribute is drawn the tree must be J48's own, node for node,
+    # on data with missing values, many-valued nominal and numeric attributes, and on
+    # small training sets where C4.5's minimum split size decides.
+    from uci_mirror import mirror_dir
+
+    from redecorate.data import load_arff
+    from redecorate.learners.base import fit_member
+    from redecorate.learners.features import FeatureSchema
+
+    mirror = mirror_dir()
+    if mirror is None:
+        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
+    ds = load_arff(mirror / f"{name}.arff")
+    schema = FeatureSchema.from_input(ds.X)
+    X = schema.encode(ds.X)
+    y = np.asarray(ds.y.cat.codes, dtype=np.int64)
+    k = len(ds.y.cat.categories)
+    rng = np.random.default_rng(5)
+    n_splits = 0
+    for m in (6, 30, X.shape[0]):
+        sub = rng.choice(X.shape[0], size=min(m, X.shape[0]), replace=False)
+        for min_instances in (1, 2):
+            plain = fit_member(J48(unpruned=True, min_instances=min_instances), X[sub], y[sub],
+                               np.ones(sub.size), schema, k)
+            drawn = fit_member(J48(unpruned=True, min_instances=min_instances, max_features=X.shape[1],
+                                   random_criterion="gain_ratio", random_state=m), X[sub], y[sub],
+                               np.ones(sub.size), schema, k)
+            for field in ("att", "split", "child0", "nb", "empty", "doff"):
+                np.testing.assert_array_equal(getattr(plain.tree_, field), getattr(drawn.tree_, field),
+                                              err_msg=field)
+            np.testing.assert_array_equal(plain.tree_.dist, drawn.tree_.dist)
+            n_splits += int((plain.tree_.att >= 0).sum())
+    assert n_splits > 0
+
+
+def test_a_j48_random_tree_chooses_by_gain_ratio_among_its_candidates():
+    # Two candidates: a many-valued nominal attribute that separates the classes perfectly
+    # (the highest information gain, a low gain ratio) and a binary one that errs once.
+    # Information gain takes the many-valued one, C4.5's criterion the binary one.
+    y = np.repeat([0, 1], 12)
+    ident = pd.Categorical([f"v{i}" for i in range(24)])
+    binary = y.copy()
+    binary[0] = 1
+    X = pd.DataFrame({"ident": ident, "binary": pd.Categorical(np.array(["a", "b"])[binary])})
+    labels = np.array(["n", "p"])[y]
+    by_gain = J48(unpruned=True, min_instances=1, max_features=2, random_state=0).fit(X, labels)
+    by_ratio = J48(unpruned=True, min_instances=1, max_features=2, random_criterion="gain_ratio",
+                   random_state=0).fit(X, labels)
+    assert by_gain.tree_.att[0] == 0
+    assert by_ratio.tree_.att[0] == 1

@@ -90,3 +90,16 @@ def test_a_node_without_a_gaining_candidate_draws_more_or_becomes_a_leaf(J48):
     assert -1 in roots[False] and 1 in roots[False]  # some roots drew the constant attribute
     forest = RandomForest(n_estimators=10, max_features=1, draw_until_gain=False, random_state=0).fit(X, labels)
     assert all(not t.draw_until_gain for t in forest.estimators_)
+
+
+def test_j48_random_trees_take_the_forest_s_minimum_and_criterion(J48):
+    """The J48 reading of Table 4.4's forest: the members are J48 random trees with J48's
+    ``-M 2`` and C4.5's criterion, and the minimum split size changes what they grow."""
+    X, y = _data(60, seed=2)
+    forest = RandomForest(n_estimators=4, min_instances=2, criterion="gain_ratio", random_state=0).fit(X, y)
+    assert all(t.min_instances == 2 and t.random_criterion == "gain_ratio" and t.unpruned
+               for t in forest.estimators_)
+    default = RandomForest(n_estimators=4, random_state=0).fit(X, y)
+    assert all(t.min_instances == 1 and t.random_criterion == "gain" for t in default.estimators_)
+    leaves = [sum(t.n_leaves_ for t in f.estimators_) for f in (forest, default)]
+    assert leaves[0] < leaves[1]

@@ -649,8 +649,73 @@ def _nominal_dist(XT, y, idx, wt, a, nvals, k):
 
 
 @njit(cache=True)
+def _select_random_ratio(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
+                         random_k, lut, skip, nbuf, present, sv, sy, sw, numd, valid, crit, total, none):
+    """C4.5's choice of split restricted to randomly drawn candidates: a J48 random tree.
+
+    Why: the dissertation builds its forests with "J48 as the base learner for the ensemble
+    methods" and says it does "not perform any pruning on the random trees" [L377, L513],
+    which reads as J48 choosing among F random attributes, not as Weka's ``RandomTree``
+    (information gain, no minimum split size, never pruned). So the candidates are drawn as
+    in :func:`_select_split`'s random-tree mode (``|random_k|`` of them, more while none is a
+    valid split with positive gain unless ``random_k < 0``) and judged as C4.5 judges all
+    attributes: numeric splits with C4.5's minimum split size and (``use_mdl``) the MDL
+    correction, then the best gain ratio among the valid candidates whose gain reaches
+    their average. With ``|random_k|`` at least the number of attributes every attribute is
+    a candidate and the tree is J48's.
+    """
+    d = XT.shape[0]
+    gains = crit[0]
+    ratios = crit[1]
+    thrs = crit[2]
+    for a in range(d):
+        valid[a] = False
+    perm = np.random.permutation(d)
+    found = False
+    for p in range(d):
+        a = perm[p]
+        if p >= abs(random_k) and (found or random_k < 0):
+            break
+        if skip[a]:
+            continue
+        if nom_sizes[a] > 0:
+            ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
+            thr = 0.0
+        else:
+            ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
+                                          use_mdl, False, lut, sv, sy, sw, numd[a])
+        valid[a] = ok
+        gains[a] = g
+        ratios[a] = r
+        thrs[a] = thr
+        if ok and _gr(g, 0.0):
+            found = True
+    avg = 0.0
+    n_valid = 0
+    for a in range(d):
+        if valid[a] and counts_for_avg[a]:
+            avg += gains[a]
+            n_valid += 1
+    if n_valid == 0:
+        return none
+    avg = avg / n_valid
+    best = -1
+    min_result = 0.0
+    for a in range(d):
+        if valid[a] and gains[a] >= avg - 1e-3 and _gr(ratios[a], min_result):
+            best = a
+            min_result = ratios[a]
+    if best < 0 or _eq(min_result, 0.0):
+        return none
+    if nom_sizes[best] > 0:
+        return best, thrs[best], _nominal_dist(XT, y, idx, wt, best, nom_sizes[best], k)
+    return best, thrs[best], numd[best].copy()
+
+
+@njit(cache=True)
 def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
-                  random_k, lut, skip, nbuf, present, sv, sy, sw, numd, attrs, noff, nball, valid, crit, active):
+                  random_k, random_ratio, lut, skip, nbuf, present, sv, sy, sw, numd, attrs, noff, nball, valid,
+                  crit, active):
     """Choose the split of one node: returns (attribute or -1, threshold, dist).
 
     ``srt``/``soff`` are the node's rows sorted by each numeric attribute (:func:`presort`).
@@ -666,6 +731,10 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
     ``active`` (the attributes of ``attrs`` not skipped here, the only ones counted); only
     the winner's distribution is made into an array of its own. ``X`` and ``XT`` are the
     fit's rows, row-major and column-major.
+
+    Random-tree mode (``random_k != 0``) draws the candidates; ``random_ratio`` then
+    chooses among them as C4.5 chooses among all attributes (:func:`_select_random_ratio`)
+    instead of by information gain alone.
     """
     d = XT.shape[0]
     node = _leaf_dist(y, idx, wt, k)
@@ -682,6 +751,10 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
             if wt[t] != math.floor(wt[t]):
                 lut = lut[:0]
                 break
+    if random_k != 0 and random_ratio:
+        return _select_random_ratio(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj,
+                                    use_mdl, random_k, lut, skip, nbuf, present, sv, sy, sw, numd, valid, crit,
+                                    total, none)
     if random_k != 0:
         # Random-tree mode: K = |random_k| random candidate attributes, more if none has
         # positive gain (Weka's RandomTree); random_k < 0: only K, a leaf if none has.
@@ -862,7 +935,8 @@ def _partition_sorted(S, SO, so, d, srow, props, s_top, so_top, child_so, first_
 
 
 @njit(cache=True)
-def _grow(X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut, srt0, soff0):
+def _grow(X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, lut, srt0, soff0,
+          random_ratio=False):
     """Grow the whole tree depth-first with an explicit stack (numba cannot cache recursion).
 
     Returns the node arrays ``(att, split, child0, nb, empty, dref, drows)`` and ``D``, the
@@ -971,7 +1045,8 @@ def _grow(X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, ran
                     skip[t_att[p]] = True
                 p = t_parent[p]
         a, thr, dist = _select_split(X, XT, y, idx, wt, S, SO[so:so_top], wrow, mult, k, nom_sizes,
-                                     counts_for_avg, min_obj, use_mdl, random_k, lut, skip, nbuf, present,
+                                     counts_for_avg, min_obj, use_mdl, random_k, random_ratio, lut, skip, nbuf,
+                                     present,
                                      sv, sy, sw, numd, attrs, noff, nball, valid, crit, active)
         if skips:
             p = t_parent[node]
@@ -986,7 +1061,7 @@ def _grow(X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, ran
             continue
         _add_unknown(dist, XT, y, idx, wt, a)
         nominal = nom_sizes[a] > 0
-        if not nominal and random_k == 0:
+        if not nominal and (random_k == 0 or random_ratio):
             thr = _split_point_on_data(XT, srt0[soff0[a]:soff0[a + 1]], a, thr)
         nb = dist.shape[0]
         t_att[node] = a
@@ -1396,7 +1471,7 @@ def gains_counted_in_average(nom_sizes, n):
 
 @njit(cache=True)
 def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, collapse, cf,
-               random_k, seed):
+               random_k, seed, random_ratio=False):
     """Grow, collapse and prune one tree; return it as compact arrays.
 
     ``mult[i]`` (a positive integer, usually 1) says row ``i`` stands for that many
@@ -1413,7 +1488,8 @@ def build_tree(X, y, w, mult, k, nom_sizes, min_obj, use_mdl, prune, raising, co
     XT = np.ascontiguousarray(X.T)
     srt, soff = presort(XT, nom_sizes)
     t_att, t_split, t_child0, t_nb, t_empty, t_dref, t_drows, D, d_top = _grow(
-        X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w), srt, soff)
+        X, XT, y, w, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl, random_k, nlogn_table(w), srt, soff,
+        random_ratio)
     if collapse:
         _collapse(t_att, t_child0, t_nb, t_dref, t_drows, D)
     if prune:

@@ -13,6 +13,7 @@ import numbers
 from typing import NamedTuple
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from redecorate.learners import c45_engine
 from redecorate.learners.base import POSITIVE_INT, RANDOM_STATE, EncodedClassifier, NumberInterval
@@ -67,13 +68,19 @@ class J48(EncodedClassifier):
         Penalise numeric splits by ``log2(#thresholds)/N`` (Quinlan 1996).
     max_features : int or None, default None
         Random-tree mode: at each node only ``max_features`` randomly chosen attributes
-        are candidates (more if none of them has positive gain), chosen by information
-        gain. Random forests use this with ``unpruned=True, min_instances=1``.
+        are candidates (more if none of them has positive gain), chosen by
+        ``random_criterion``. Random forests use this with ``unpruned=True``.
     draw_until_gain : bool, default True
         Random-tree mode only: when none of the ``max_features`` candidates has positive
         gain, draw more until one has (Weka's ``RandomTree``); False makes such a node a
         leaf (the text's "a random subset of F features at each node" read literally; an
         ablation of Table 4.4, ``reproduced/ch4_readings_rf/``).
+    random_criterion : {"gain", "gain_ratio"}, default "gain"
+        Random-tree mode only: choose among the candidates by information gain alone, with
+        no minimum split size beyond ``min_instances`` (Weka's ``RandomTree``), or as C4.5
+        chooses among all attributes (gain ratio among the candidates of at least average
+        gain, C4.5's minimum split size, the MDL correction), i.e. J48 restricted to the
+        candidates; with ``max_features`` at least the number of attributes that is J48.
     random_state : int, SeedSequence, Generator or None
         Only used in random-tree mode.
     """
@@ -89,6 +96,7 @@ class J48(EncodedClassifier):
         use_mdl_correction: bool = True,
         max_features: int | None = None,
         draw_until_gain: bool = True,
+        random_criterion: str = "gain",
         random_state=None,
     ):
         self.confidence = confidence
@@ -100,6 +108,7 @@ class J48(EncodedClassifier):
         self.use_mdl_correction = use_mdl_correction
         self.max_features = max_features
         self.draw_until_gain = draw_until_gain
+        self.random_criterion = random_criterion
         self.random_state = random_state
 
     _parameter_constraints = {
@@ -112,6 +121,7 @@ class J48(EncodedClassifier):
         "use_mdl_correction": ["boolean"],
         "max_features": [POSITIVE_INT, None],
         "draw_until_gain": ["boolean"],
+        "random_criterion": [StrOptions({"gain", "gain_ratio"})],
         "random_state": RANDOM_STATE,
     }
     fit_cost = FitCost(3e-7, engine="c45")
@@ -148,6 +158,7 @@ class J48(EncodedClassifier):
             X, y, w, mult, int(n_classes), nom, float(self.min_instances),
             bool(self.use_mdl_correction), not self.unpruned, bool(self.subtree_raising),
             bool(self.collapse_tree), float(self.confidence), random_k, seed,
+            self.random_criterion == "gain_ratio",
         )
         self.tree_ = Tree(*tree)
         self.n_classes_ = int(n_classes)

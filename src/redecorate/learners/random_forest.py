@@ -26,7 +26,7 @@ from redecorate.learners.bagging import (
     combine_members,
     fit_bootstrap_members,
 )
-from redecorate.learners.base import POSITIVE_INT, RANDOM_STATE, EncodedClassifier
+from redecorate.learners.base import POSITIVE_INT, RANDOM_STATE, EncodedClassifier, NumberInterval
 from redecorate.learners.cost import FitCost
 from redecorate.learners.features import FeatureSchema
 from redecorate.learners.j48 import J48
@@ -69,6 +69,15 @@ class RandomForest(EncodedClassifier):
         When none of a node's ``K`` candidates has positive gain, draw more until one has
         (True, Weka's ``RandomTree``) or make the node a leaf (False); see
         :class:`~redecorate.learners.j48.J48`.
+    min_instances:
+        Minimum weight in a branch (``RandomTree``'s and J48's ``-M``): 1, ``RandomTree``'s
+        default, or 2, J48's.
+    criterion:
+        How a node chooses among its candidates: ``"gain"``, information gain
+        (``RandomTree``), or ``"gain_ratio"``, C4.5's own choice restricted to them (J48
+        random trees). Together with ``min_instances=2`` the latter is the forest of J48
+        trees that "J48 as the base learner" and "no pruning on the random trees" can mean
+        (dissertation §2.4 and §4.1), a reading of Table 4.4 (``reproduced/ch4_readings_rf``).
     random_state:
         Seeds both the bootstrap of tree ``i`` and its attribute sampling (independent
         children of one :class:`numpy.random.SeedSequence`).
@@ -83,23 +92,27 @@ class RandomForest(EncodedClassifier):
         "n_estimators": [POSITIVE_INT],
         "max_features": [StrOptions({"weka"}), POSITIVE_INT, None],
         "draw_until_gain": ["boolean"],
+        "min_instances": [NumberInterval(numbers.Real, 0, None, closed="neither")],
+        "criterion": [StrOptions({"gain", "gain_ratio"})],
         "random_state": RANDOM_STATE,
     }
     fit_cost = FitCost(9.2e-7, ensemble=True, engine="c45")
     sample_weight_departure = RESAMPLED_DEPARTURE
 
     def __init__(self, n_estimators: int = 15, max_features=None, draw_until_gain: bool = True,
-                 random_state=None):
+                 min_instances: float = 1, criterion: str = "gain", random_state=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.draw_until_gain = draw_until_gain
+        self.min_instances = min_instances
+        self.criterion = criterion
         self.random_state = random_state
 
     def _fit_encoded(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray,
                      schema: FeatureSchema, n_classes: int) -> None:
         self.max_features_ = random_subspace_size(schema.n_features, self.max_features)
-        tree = J48(unpruned=True, min_instances=1, max_features=self.max_features_,
-                   draw_until_gain=self.draw_until_gain)
+        tree = J48(unpruned=True, min_instances=self.min_instances, max_features=self.max_features_,
+                   draw_until_gain=self.draw_until_gain, random_criterion=self.criterion)
         self.estimators_, self.estimators_samples_ = fit_bootstrap_members(
             tree, X, y, sample_weight, schema, n_classes, self.n_estimators,
             as_seed_sequence(self.random_state),
