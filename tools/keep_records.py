@@ -39,6 +39,7 @@ import itertools
 import os
 import shutil
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,6 +143,12 @@ def unkept_units(results: Path, into: Path, experiment: str) -> dict[Path, int]:
     return out
 
 
+def tally(kept: list[Kept]) -> str:
+    """What :func:`keep_experiment` did, in one line: ``N job files: n copied, m same``."""
+    counts = Counter(k.action for k in kept)
+    return f"{len(kept)} job files: " + ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("experiments", nargs="+", help="experiment names (folders of the results directory)")
@@ -166,13 +173,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"or {args.results}/{experiment}{SLICE_MARK}*/records")
             continue
         kept = keep_experiment(Path(args.results), Path(args.into), experiment, args.prefix)
-        counts: dict[str, int] = {}
         for k in kept:
-            counts[k.action] = counts.get(k.action, 0) + 1
             if k.action == "beside":
                 print(f"  {k.source}: kept beside an earlier file as {k.target}")
-        print(f"{experiment}: {len(kept)} job files: "
-              + ", ".join(f"{n} {action}" for action, n in sorted(counts.items())))
+        print(f"{experiment}: {tally(kept)}")
     return 0
 
 

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 import pandas as pd  # noqa: E402
-from keep_records import keep_experiment  # noqa: E402
+from keep_records import keep_experiment, tally  # noqa: E402
 from regenerate_reports import experiment_file, regenerate  # noqa: E402
 
 from redecorate.layout import FINISHED_MARKER, SLICE_MARK  # noqa: E402
@@ -123,10 +123,7 @@ def keep_run(results: Path, into: Path, experiment: str, prefix: str = "") -> li
     source, target = results / experiment, into / experiment
     check_run(source, target)
     kept = keep_experiment(results, into, experiment, prefix)
-    counts: dict[str, int] = {}
-    for k in kept:
-        counts[k.action] = counts.get(k.action, 0) + 1
-    lines = [f"job files: {len(kept)} (" + ", ".join(f"{n} {a}" for a, n in sorted(counts.items())) + ")"]
+    lines = [tally(kept)]
     recorded = Path(json.loads((source / FINISHED_MARKER).read_text(encoding="utf-8"))["experiment"].get("file") or "")
     if experiment_file(source) is None and recorded.is_file() and not (target / recorded.name).is_file():
         _copy(recorded, target / recorded.name)
