@@ -220,17 +220,11 @@ def test_a_row_with_multiplicity_counts_as_that_many_instances():
 MIRROR_DATASETS = ("labor", "colic", "hepatitis", "soybean", "audiology", "autos", "anneal")
 
 
-@pytest.mark.parametrize("name", MIRROR_DATASETS)
-@pytest.mark.parametrize("mode", ["pruned", "random", "random_ratio"])
-def test_replicate_as_distinct_rows_with_counts_grows_the_tree_of_its_copies(name, mode):
-    # fit_replicate gives J48 each distinct row of a bootstrap replicate once, with its
-    # draw count; the tree must be the one grown on the copies. Datasets with missing
-    # values included: those send fractional weights down branches, where c * w and
-    # w + ... + w may differ in the last bit, so class weights are compared to 1e-12.
+def _mirror_data(name: str):
+    """A dataset of the ARFF mirror as the engine sees it: (schema, X, y codes, classes)."""
     from uci_mirror import mirror_dir
 
     from redecorate.data import load_arff
-    from redecorate.learners.base import fit_member, fit_replicate
     from redecorate.learners.features import FeatureSchema
 
     mirror = mirror_dir()
@@ -238,9 +232,19 @@ def test_replicate_as_distinct_rows_with_counts_grows_the_tree_of_its_copies(nam
         pytest.skip("ARFF mirror ../shared/datasets/uci not found")
     ds = load_arff(mirror / f"{name}.arff")
     schema = FeatureSchema.from_input(ds.X)
-    X = schema.encode(ds.X)
-    y = np.asarray(ds.y.cat.codes, dtype=np.int64)
-    k = len(ds.y.cat.categories)
+    return schema, schema.encode(ds.X), np.asarray(ds.y.cat.codes, dtype=np.int64), len(ds.y.cat.categories)
+
+
+@pytest.mark.parametrize("name", MIRROR_DATASETS)
+@pytest.mark.parametrize("mode", ["pruned", "random", "random_ratio"])
+def test_replicate_as_distinct_rows_with_counts_grows_the_tree_of_its_copies(name, mode):
+    # fit_replicate gives J48 each distinct row of a bootstrap replicate once, with its
+    # draw count; the tree must be the one grown on the copies. Datasets with missing
+    # values included: those send fractional weights down branches, where c * w and
+    # w + ... + w may differ in the last bit, so class weights are compared to 1e-12.
+    from redecorate.learners.base import fit_member, fit_replicate
+
+    schema, X, y, k = _mirror_data(name)
     params = {"pruned": {}, "random": {"unpruned": True, "min_instances": 1, "max_features": 3},
               "random_ratio": {"unpruned": True, "max_features": 3, "random_criterion": "gain_ratio"}}[mode]
     rng = np.random.default_rng(11)
@@ -267,20 +271,9 @@ def test_a_j48_random_tree_with_every_attribute_a_candidate_is_j48(name):
     # attributes; when every attribute is drawn the tree must be J48's own, node for node,
     # on data with missing values, many-valued nominal and numeric attributes, and on
     # small training sets where C4.5's minimum split size decides.
-    from uci_mirror import mirror_dir
-
-    from redecorate.data import load_arff
     from redecorate.learners.base import fit_member
-    from redecorate.learners.features import FeatureSchema
 
-    mirror = mirror_dir()
-    if mirror is None:
-        pytest.skip("ARFF mirror ../shared/datasets/uci not found")
-    ds = load_arff(mirror / f"{name}.arff")
-    schema = FeatureSchema.from_input(ds.X)
-    X = schema.encode(ds.X)
-    y = np.asarray(ds.y.cat.codes, dtype=np.int64)
-    k = len(ds.y.cat.categories)
+    schema, X, y, k = _mirror_data(name)
     rng = np.random.default_rng(5)
     n_splits = 0
     for m in (6, 30, X.shape[0]):

@@ -649,6 +649,31 @@ def _nominal_dist(XT, y, idx, wt, a, nvals, k):
 
 
 @njit(cache=True)
+def _best_by_gain_ratio(valid, gains, ratios, counts_for_avg):
+    """C4.5's choice among the evaluated attributes (``valid``): the best gain ratio among
+    those whose gain reaches the average gain of the ones ``counts_for_avg`` admits; -1 if
+    none, or if the best ratio is zero (then the node is a leaf)."""
+    avg = 0.0
+    n_valid = 0
+    for a in range(valid.shape[0]):
+        if valid[a] and counts_for_avg[a]:
+            avg += gains[a]
+            n_valid += 1
+    if n_valid == 0:
+        return -1
+    avg = avg / n_valid
+    best = -1
+    min_result = 0.0
+    for a in range(valid.shape[0]):
+        if valid[a] and gains[a] >= avg - 1e-3 and _gr(ratios[a], min_result):
+            best = a
+            min_result = ratios[a]
+    if best < 0 or _eq(min_result, 0.0):
+        return -1
+    return best
+
+
+@njit(cache=True)
 def _select_random_ratio(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts_for_avg, min_obj, use_mdl,
                          random_k, lut, skip, nbuf, present, sv, sy, sw, numd, valid, crit, total, none):
     """C4.5's choice of split restricted to randomly drawn candidates: a J48 random tree.
@@ -690,22 +715,8 @@ def _select_random_ratio(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, co
         thrs[a] = thr
         if ok and _gr(g, 0.0):
             found = True
-    avg = 0.0
-    n_valid = 0
-    for a in range(d):
-        if valid[a] and counts_for_avg[a]:
-            avg += gains[a]
-            n_valid += 1
-    if n_valid == 0:
-        return none
-    avg = avg / n_valid
-    best = -1
-    min_result = 0.0
-    for a in range(d):
-        if valid[a] and gains[a] >= avg - 1e-3 and _gr(ratios[a], min_result):
-            best = a
-            min_result = ratios[a]
-    if best < 0 or _eq(min_result, 0.0):
+    best = _best_by_gain_ratio(valid, gains, ratios, counts_for_avg)
+    if best < 0:
         return none
     if nom_sizes[best] > 0:
         return best, thrs[best], _nominal_dist(XT, y, idx, wt, best, nom_sizes[best], k)
@@ -786,8 +797,6 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
     gains = crit[0]
     ratios = crit[1]
     thrs = crit[2]
-    avg = 0.0
-    n_valid = 0
     if attrs.shape[0] > 0:
         n_active = 0
         for q in range(attrs.shape[0]):
@@ -813,19 +822,8 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
         gains[a] = g
         ratios[a] = r
         thrs[a] = thr
-        if ok and counts_for_avg[a]:
-            avg += g
-            n_valid += 1
-    if n_valid == 0:
-        return none
-    avg = avg / n_valid
-    best = -1
-    min_result = 0.0
-    for a in range(d):
-        if valid[a] and gains[a] >= avg - 1e-3 and _gr(ratios[a], min_result):
-            best = a
-            min_result = ratios[a]
-    if best < 0 or _eq(min_result, 0.0):
+    best = _best_by_gain_ratio(valid, gains, ratios, counts_for_avg)
+    if best < 0:
         return none
     if noff[best] >= 0:
         return best, thrs[best], nball[noff[best]:noff[best] + nom_sizes[best]].copy()
