@@ -126,13 +126,20 @@ class _Sample:
         self.seen += 1
 
 
+BASE_ARGS = 14
+"""``build_tree``'s positional arguments in every revision (X to seed); later ones have defaults."""
+
+
 def _recording(sample: _Sample, spent: list[float]) -> Callable[..., Any]:
     from redecorate.learners import c45_engine
 
     original = c45_engine.build_tree
 
     def build_tree(*args: Any) -> Any:
-        sample.offer(lambda: tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args))
+        # Kept in the form every revision takes: the trailing options added since (J48
+        # random trees' ``random_ratio``) are left out where they hold their defaults.
+        kept = args[:BASE_ARGS] if not any(args[BASE_ARGS:]) else args
+        sample.offer(lambda: tuple(a.copy() if isinstance(a, np.ndarray) else a for a in kept))
         cpu = time.process_time()
         out = original(*args)
         spent[0] += time.process_time() - cpu

@@ -648,6 +648,19 @@ def _nominal_dist(XT, y, idx, wt, a, nvals, k):
     return dist
 
 
+@njit(cache=True, inline="always")
+def _eval_attribute(XT, y, idx, wt, srt, soff, wrow, mult, a, nom_sizes, k, total, min_obj, use_mdl, random_mode,
+                    lut, nbuf, present, sv, sy, sw, numd):
+    """(valid, gain, ratio, threshold) of attribute a's split at the node: a multiway split
+    of a nominal attribute (:func:`_eval_nominal`), the best binary one of a numeric
+    attribute (:func:`_eval_numeric`, whose distribution is left in ``numd[a]``)."""
+    if nom_sizes[a] > 0:
+        ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
+        return ok, g, r, 0.0
+    return _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj, use_mdl, random_mode,
+                         lut, sv, sy, sw, numd[a])
+
+
 @njit(cache=True)
 def _best_by_gain_ratio(valid, gains, ratios, counts_for_avg):
     """C4.5's choice among the evaluated attributes (``valid``): the best gain ratio among
@@ -703,12 +716,8 @@ def _select_random_ratio(XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, co
             break
         if skip[a]:
             continue
-        if nom_sizes[a] > 0:
-            ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
-            thr = 0.0
-        else:
-            ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
-                                          use_mdl, False, lut, sv, sy, sw, numd[a])
+        ok, g, r, thr = _eval_attribute(XT, y, idx, wt, srt, soff, wrow, mult, a, nom_sizes, k, total, min_obj,
+                                        use_mdl, False, lut, nbuf, present, sv, sy, sw, numd)
         valid[a] = ok
         gains[a] = g
         ratios[a] = r
@@ -779,12 +788,8 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
                 break
             if skip[a]:
                 continue
-            if nom_sizes[a] > 0:
-                ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
-                thr = 0.0
-            else:
-                ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
-                                              False, True, lut, sv, sy, sw, numd[a])
+            ok, g, r, thr = _eval_attribute(XT, y, idx, wt, srt, soff, wrow, mult, a, nom_sizes, k, total, min_obj,
+                                            False, True, lut, nbuf, present, sv, sy, sw, numd)
             if ok and _gr(g, best_g):
                 best_a = a
                 best_g = g
@@ -812,12 +817,9 @@ def _select_split(X, XT, y, idx, wt, srt, soff, wrow, mult, k, nom_sizes, counts
             ok, g, r = _nominal_criteria(nball[noff[a]:noff[a] + nom_sizes[a]], nom_sizes[a], k, total, min_obj,
                                          lut)
             thr = 0.0
-        elif nom_sizes[a] > 0:
-            ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
-            thr = 0.0
         else:
-            ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj,
-                                          use_mdl, False, lut, sv, sy, sw, numd[a])
+            ok, g, r, thr = _eval_attribute(XT, y, idx, wt, srt, soff, wrow, mult, a, nom_sizes, k, total, min_obj,
+                                            use_mdl, False, lut, nbuf, present, sv, sy, sw, numd)
         valid[a] = ok
         gains[a] = g
         ratios[a] = r
