@@ -52,8 +52,8 @@ from tree_replay import ENGINE, SOURCES, fit_list  # noqa: E402
 PARTS = {
     "raising": ("prune", "            err_largest, R, W, d_top = _route_subtree("),
     "subtree_sum": ("prune", "        err_tree = _subtree_sum("),
-    "numeric": ("grow", "            ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, "
-                        "total, min_obj,\n                                          use_mdl,"),
+    "numeric": ("grow", "    ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, "
+                        "min_obj, use_mdl,\n"),
     "nominal": ("grow", "        _accumulate_nominals("),
 }
 

@@ -657,8 +657,9 @@ def _eval_attribute(XT, y, idx, wt, srt, soff, wrow, mult, a, nom_sizes, k, tota
     if nom_sizes[a] > 0:
         ok, g, r = _eval_nominal(XT, y, idx, wt, a, nom_sizes[a], k, total, min_obj, lut, nbuf, present)
         return ok, g, r, 0.0
-    return _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj, use_mdl, random_mode,
-                         lut, sv, sy, sw, numd[a])
+    ok, g, r, thr = _eval_numeric(XT, y, srt[soff[a]:soff[a + 1]], wrow, mult, a, k, total, min_obj, use_mdl,
+                                  random_mode, lut, sv, sy, sw, numd[a])
+    return ok, g, r, thr
 
 
 @njit(cache=True)
