@@ -3,8 +3,9 @@
 Why: jobs are sized by estimated CPU (``job_seconds``) and given cluster time limits from it;
 a model that drifts from the measurements makes jobs many times longer (or shorter) than
 meant. Every committed ``reproduced/*/provenance.json`` with measured experiment jobs is
-replanned with today's model (:mod:`redecorate.calibration`); a change of the model
-that takes an experiment's plan beyond 1.5× of its measured CPU fails here.
+replanned with today's model (:mod:`redecorate.calibration`), priced from the data where a
+kind's cost depends on them, as the plan command and the cluster limits price it; a change of
+the model that takes an experiment's plan beyond 1.5× of its measured CPU fails here.
 """
 
 from __future__ import annotations

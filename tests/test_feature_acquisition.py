@@ -433,7 +433,8 @@ def test_each_reading_is_priced_within_one_and_a_half_times_its_measured_cpu(nam
     from redecorate.calibration import engine_revisions
     from redecorate.data import load_registry
     from redecorate.experiments import load_experiment
-    from redecorate.plan import data_loader, experiment_plan
+    from redecorate.kinds.jobs import data_loader
+    from redecorate.plan import experiment_plan
 
     mirror = REPO / ".." / "shared" / "datasets" / "uci"
     registry = load_registry(REPO / "config" / "datasets.yaml")

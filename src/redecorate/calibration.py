@@ -37,7 +37,12 @@ from typing import Any
 from redecorate.data import load_registry
 from redecorate.experiments import load_experiment
 from redecorate.kinds import get_kind
-from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
+from redecorate.kinds.jobs import (
+    DEFAULT_TARGET_SECONDS,
+    data_loader,
+    dataset_shape,
+    plan_experiment,
+)
 from redecorate.learners.cost import priced_before_levers
 from redecorate.learners.registry import ALGORITHMS
 from redecorate.provenance import recorded_file
@@ -175,6 +180,32 @@ def plan_of_provenance(provenance: Mapping[str, Any], repo: str | Path,
         return plan_experiment(spec, load_registry(Path(repo) / "config" / "datasets.yaml"), target_seconds)
 
 
+def _priced_seconds(provenance: Mapping[str, Any], repo: str | Path) -> dict[str, float] | None:
+    """Today's CPU of each dataset's units of the run a provenance file describes, priced as
+    the plan command and the cluster limits price them: from the data where a kind's cost
+    depends on it (chapter 8's coinciding masked rows, Oza's online boosting), loaded from the
+    run's ``data_dir`` or ``data_mirror`` (relative paths from ``repo``, where the run was
+    made); from the declared sizes alone where neither is at hand."""
+    plan = plan_of_provenance(provenance, repo)
+    if plan is None:
+        return None
+    spec = spec_of_provenance(provenance, repo)
+    kind = get_kind(spec.kind)
+    settings = kind.job_settings(spec)
+    registry = load_registry(Path(repo) / "config" / "datasets.yaml")
+    values = provenance["config"]["values"]
+    mirror = values.get("data_mirror")
+    data_dir = Path(repo) / (values.get("data_dir") or "data")
+    out: dict[str, float] = {}
+    for dataset, chunks in plan.items():
+        shape = dataclasses.replace(dataset_shape(registry[dataset], dataset),
+                                    data=data_loader(dataset, registry, data_dir,
+                                                     None if mirror is None else Path(repo) / mirror))
+        out[dataset] = sum(max(0.0, float(kind.unit_cost(settings, unit, shape)))
+                           for chunk in chunks for unit in chunk.units)
+    return out
+
+
 def planned_vs_measured(path: str | Path, repo: str | Path) -> Calibration | None:
     """Planned vs measured CPU of the experiment of one ``provenance.json``; None when it has
     no measured experiment jobs or its experiment file is gone."""
@@ -182,25 +213,26 @@ def planned_vs_measured(path: str | Path, repo: str | Path) -> Calibration | Non
     measured = measured_job_cpu(provenance, engine_revisions(repo))
     if not measured:
         return None
-    plan = plan_of_provenance(provenance, repo)
-    if plan is None:
-        return None
-    earlier_plans: dict[Lacked, dict[str, list[Any]]] = {}
-    for lacked in {lacked for by_levers in measured.values() for lacked in by_levers if lacked != frozenset()}:
-        with priced_before_levers(lacked):
-            earlier_plans[lacked] = plan_of_provenance(provenance, repo) or {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # as in plan_of_provenance
+        plan = _priced_seconds(provenance, repo)
+        if plan is None:
+            return None
+        earlier_plans: dict[Lacked, dict[str, float]] = {}
+        for lacked in {lacked for by_levers in measured.values() for lacked in by_levers if lacked != frozenset()}:
+            with priced_before_levers(lacked):
+                earlier_plans[lacked] = _priced_seconds(provenance, repo) or {}
     per_dataset: dict[str, tuple[float, float]] = {}
-    for dataset, chunks in plan.items():
+    for dataset, today in plan.items():
         jobs = [by_levers for label, by_levers in measured.items() if label.split("/")[0] == dataset]
         if jobs:  # the plan prices only the datasets whose jobs were measured
-            today = sum(chunk.estimated_seconds for chunk in chunks)
             total = 0.0
             for by_levers in jobs:
                 for lacked, seconds in by_levers.items():
                     if lacked == frozenset():
                         total += seconds
                         continue
-                    then = sum(chunk.estimated_seconds for chunk in earlier_plans[lacked].get(dataset, ()))
+                    then = earlier_plans[lacked].get(dataset, 0.0)
                     total += seconds * (today / then if then > 0 else 1.0)  # the model's own levers
             per_dataset[dataset] = (today, total)
     ran = provenance["experiment"]["settings"]

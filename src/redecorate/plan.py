@@ -36,14 +36,13 @@ import yaml
 
 from redecorate.calibration import engine_revisions, levers_lacked
 from redecorate.config import ExperimentConfigError
-from redecorate.data import load_dataset, load_prepared
 from redecorate.job_records import kept_units, unit_key
 from redecorate.kinds import ExperimentSpec, get_kind
-from redecorate.kinds.jobs import dataset_shape, plan_experiment, runtime_minutes
+from redecorate.kinds.jobs import data_loader, dataset_shape, plan_experiment, runtime_minutes
 from redecorate.learners.cost import priced_before_levers
 from redecorate.run_config import load_run, parse_config_values
 
-__all__ = ["AlgorithmCost", "Bundling", "DatasetPlan", "ExperimentPlan", "data_loader", "experiment_plan", "format_plan", "left_job_targets", "main",
+__all__ = ["AlgorithmCost", "Bundling", "DatasetPlan", "ExperimentPlan", "experiment_plan", "format_plan", "left_job_targets", "main",
            "read_bundling"]
 
 _HOUR = 3600.0
@@ -176,29 +175,6 @@ def _recorded(roots: Sequence[str], dataset: str) -> dict[str, tuple[float | Non
                 if key not in found:
                     found[key] = (None if kept.cpu_apportioned else float(kept.cpu_s), kept.commit)
     return found
-
-
-def data_loader(dataset: str, registry: Mapping[str, Any], data_dir: str | Path,
-                mirror: str | Path | None) -> Callable[[], Any]:
-    """Loads ``dataset`` once, when a cost model asks for it: the workflow's prepared copy
-    (``<data_dir>/prepared/<dataset>.parquet``) if there is one, else the mirror's file; None
-    when neither is at hand (nothing is downloaded to plan)."""
-
-    @cache
-    def load() -> Any:
-        prepared = Path(data_dir) / "prepared" / f"{dataset}.parquet"
-        if prepared.is_file():
-            found = load_prepared(prepared)
-        elif mirror is not None:
-            try:
-                found = load_dataset(dataset, registry=registry, data_dir=data_dir, mirror=mirror)
-            except Exception:  # noqa: BLE001 - only what the mirror has is priced from data
-                return None
-        else:
-            return None
-        return dataclasses.replace(found, name=dataset)
-
-    return load
 
 
 def experiment_plan(spec: ExperimentSpec, registry: Mapping[str, Any], target_seconds: float,

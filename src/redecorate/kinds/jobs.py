@@ -28,7 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from redecorate.data import load_prepared
+from redecorate.data import load_dataset, load_prepared
 from redecorate.kinds import get_kind
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Unit
 from redecorate.kinds.unit import run_unit
@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_TARGET_SECONDS",
     "Chunk",
     "chunk_units",
+    "data_loader",
     "dataset_shape",
     "plan_chunks",
     "plan_experiment",
@@ -74,6 +75,29 @@ def runtime_minutes(chunk: Chunk) -> int:
     planner (``python3 -m redecorate.plan``) reports the estimate and the limits apart.
     """
     return max(RUNTIME_FLOOR_MINUTES, math.ceil(RUNTIME_MARGIN * chunk.estimated_seconds / 60))
+
+
+def data_loader(dataset: str, registry: Mapping[str, Any], data_dir: str | Path,
+                mirror: str | Path | None) -> Callable[[], Any]:
+    """Loads ``dataset`` once, when a cost model asks for it: the workflow's prepared copy
+    (``<data_dir>/prepared/<dataset>.parquet``) if there is one, else the mirror's file; None
+    when neither is at hand (nothing is downloaded to plan)."""
+
+    @functools.cache
+    def load() -> Any:
+        prepared = Path(data_dir) / "prepared" / f"{dataset}.parquet"
+        if prepared.is_file():
+            found = load_prepared(prepared)
+        elif mirror is not None:
+            try:
+                found = load_dataset(dataset, registry=registry, data_dir=data_dir, mirror=mirror)
+            except Exception:  # noqa: BLE001 - only what the mirror has is priced from data
+                return None
+        else:
+            return None
+        return dataclasses.replace(found, name=dataset)
+
+    return load
 
 
 def priced_runtime_minutes(kind: ExperimentKind, settings: JobSettings, chunk: Chunk, shape: DatasetShape,
