@@ -49,7 +49,7 @@ def test_a_slice_runs_the_units_of_the_whole_experiment_under_the_same_keys(path
 
 
 def test_the_ch8_afa_halves_are_slices_of_the_whole_file() -> None:
-    # What reproduced/ch8_afa/ch8_afa_j48.yaml was a hand-edited copy for.
+    # What a hand-edited copy of the file (the J48 half alone) was once committed for.
     spec = _spec("ch8_afa")
     j48 = slice_experiments({"ch8_afa": spec}, ["j48_error_sampling", "j48_random"], None)["ch8_afa"]
     assert j48.slice == {"algorithms": ["j48_error_sampling", "j48_random"], "datasets": list(spec.datasets),

@@ -49,10 +49,10 @@ def test_readings_and_pilot_folders_are_rewritten_from_their_own_experiment_file
     """A folder named after a shipped experiment uses config/experiments/; a readings or pilot
     folder the experiment file its provenance recorded, kept beside it or at that path here."""
     listed = tool.committed(REPO / "reproduced")
-    assert {"ch6_active", "ch7_readings", "ch8_afa/table_8.3_decorate", "ch7_readings_schedule/ch7_binary_linear"} <= set(listed)
+    assert {"ch6_active", "ch7_readings", "ch8_afa_readings_decorate", "ch7_readings_schedule/ch7_binary_linear"} <= set(listed)
     assert tool.experiment_file(REPO / "reproduced" / "ch6_active") == REPO / "config/experiments/ch6_active.yaml"
-    pilot = REPO / "reproduced" / "ch8_afa" / "table_8.3_decorate"
-    assert tool.experiment_file(pilot) == pilot / "ch8_afa_decorate.yaml"
+    pilot = REPO / "reproduced" / "ch8_afa_readings_decorate"
+    assert tool.experiment_file(pilot) == pilot / "ch8_afa_readings_decorate.yaml"
     aulc = tool.experiment_file(REPO / "reproduced" / "ch7_readings_aulc")
     assert aulc == REPO / "reproduced" / "ch7_readings" / "ch7_readings_aulc.yaml"
 

@@ -5,7 +5,7 @@ Usage: ``python3 tools/regenerate_reports.py [EXPERIMENT ...] [--records reprodu
 a summary, a provenance file and an experiment file: ``config/experiments/<name>.yaml`` for a
 directory named after a shipped experiment, else the experiment file its provenance records,
 kept beside it or at that path in the repository, e.g. ``ch7_readings``,
-``ch8_afa/table_8.3_decorate``).
+``ch7_readings_schedule/ch7_binary_linear``).
 
 Why: a committed report is otherwise rewritten only when its experiment runs again, so it keeps
 the layout and the measures of the code that ran it; a campaign that finishes an experiment, a
