@@ -255,6 +255,38 @@ def test_the_scale_is_read_from_the_records_against_the_thesis_protocol() -> Non
     assert scale(records.iloc[:0], 2, ["iris"]).status == "not run"
 
 
+def test_the_scale_prices_the_datasets_the_records_lack_by_the_plan() -> None:
+    """A dataset left out says what running it would cost (a laptop's evening or a cluster's
+    job), summed over the experiments that list it, as the plan prices it; the real index reads
+    the plan of the shipped file."""
+    from redecorate.report.agreement import evidence_frame
+    from redecorate.report.contents import PublishedItem
+    from redecorate.report.replication_index import ExperimentEvidence, _scale
+    from redecorate.reproduction import experiment_evidence
+
+    item = PublishedItem("dissertation", "Table 9.9", "", ("exp",), (("f.tsv", "9.9"),), (), (), "")
+    records = pd.DataFrame([("iris", "a", 0, 0)], columns=["dataset", "algorithm", "run", "fold"])
+    evidence = evidence_frame([{"table": "9.9", "dataset": "iris", "system": "a", "published": 1.0,
+                                "reproduced": 2.0, "signed": False}])  # fmt: skip
+    hours = {"iris": 0.2, "glass": 4.25, "sick": 0.02, "promoters": 0.01}
+    both = [ExperimentEvidence(name, records, evidence, 1, None, ("iris", "glass", "sick", "promoters"), hours)
+            for name in ("exp", "other")]
+    text = _scale(item, both, evidence, ["iris", "glass", "sick", "promoters"], {"promoters"}).text
+    assert text == ("not comparable: 1 of 4 datasets (promoters only on OpenML: <0.1 CPU h by the plan; "
+                    "glass, sick not run: 8.5 CPU h by the plan)")
+
+    from redecorate.data import load_registry
+    from redecorate.experiments import load_experiment
+    from redecorate.kinds.jobs import plan_experiment
+
+    inputs = Inputs.of_repository(REPRODUCED, REPO)
+    registry = load_registry(inputs.registry)
+    planned = experiment_evidence(inputs, "oza_online_nn", registry).planned_hours
+    spec = load_experiment(inputs.experiments / "oza_online_nn.yaml", schema=inputs.schema, scale="thesis")
+    expected = sum(c.estimated_seconds for c in plan_experiment(spec, registry)["synthetic1"]) / 3600
+    assert planned["synthetic1"] == pytest.approx(expected) and expected > 1
+
+
 @pytest.mark.parametrize("name", sorted(p.parent.name for p in REPRODUCED.glob("*/records.parquet")
                                         if (REPO / "config" / "experiments" / f"{p.parent.name}.yaml").is_file()))
 def test_an_experiment_run_only_on_datasets_the_sources_do_not_print_has_no_evidence_and_no_error(

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -88,12 +90,18 @@ def experiment_records(root: str | os.PathLike[str], experiment: str) -> pd.Data
     return records.drop_duplicates(keys, keep="first").reset_index(drop=True)
 
 
-def experiment_evidence(inputs: Inputs, name: str) -> ExperimentEvidence:
-    """An experiment's records, its evidence and the thesis protocol it is measured against."""
+def experiment_evidence(inputs: Inputs, name: str,
+                        registry: Mapping[str, Any] | None = None) -> ExperimentEvidence:
+    """An experiment's records, its evidence and the thesis protocol it is measured against;
+    with the dataset ``registry``, also each dataset's planned CPU hours at that protocol."""
     from redecorate.experiments import load_experiment, report_settings
     from redecorate.kinds import get_kind
+    from redecorate.kinds.jobs import plan_experiment
 
     spec = load_experiment(inputs.experiments / f"{name}.yaml", schema=inputs.schema, scale=THESIS)
+    planned = {} if registry is None else {
+        dataset: sum(c.estimated_seconds for c in chunks) / 3600
+        for dataset, chunks in plan_experiment(spec, registry).items()}  # fmt: skip
     records = experiment_records(inputs.records, name)
     if records is not None and inputs.runs is not None and "run" in records.columns:
         records = records[records["run"] < inputs.runs].reset_index(drop=True)
@@ -106,7 +114,7 @@ def experiment_evidence(inputs: Inputs, name: str) -> ExperimentEvidence:
         evidence = report.evidence(records, report_settings(spec, inputs.published))
     orders = getattr(spec.settings, "orders", None)
     return ExperimentEvidence(name, records, evidence_frame(evidence), spec.protocol.runs,
-                              int(orders) if orders is not None else None, tuple(spec.datasets))
+                              int(orders) if orders is not None else None, tuple(spec.datasets), planned)
 
 
 def replication_index(inputs: Inputs) -> ReplicationIndex:
@@ -115,7 +123,8 @@ def replication_index(inputs: Inputs) -> ReplicationIndex:
 
     items = read_contents(inputs.published / CONTENTS_FILE)
     names = list(dict.fromkeys(e for item in items for e in item.experiments))
-    experiments = {name: experiment_evidence(inputs, name) for name in names}
-    offline_only = {name for name, entry in load_registry(inputs.registry).items() if entry.needs_network}
+    registry = load_registry(inputs.registry)
+    experiments = {name: experiment_evidence(inputs, name, registry) for name in names}
+    offline_only = {name for name, entry in registry.items() if entry.needs_network}
     return build_index(items, experiments, root=inputs.records, published=inputs.published,
                        offline_only=offline_only)

@@ -108,6 +108,10 @@ class ExperimentEvidence:
     runs: int
     orders: int | None
     datasets: tuple[str, ...]
+    planned_hours: Mapping[str, float] = field(default_factory=dict)
+    """Dataset -> the plan's CPU hours for its units at the thesis protocol (the workflow's
+    packing estimate, :func:`redecorate.kinds.jobs.plan_experiment`): what a dataset the records
+    lack would cost, so that the scale says whether it is a laptop's or a cluster's job."""
 
 
 def _published_datasets(published: Path, item: PublishedItem) -> list[str]:
@@ -168,14 +172,25 @@ def _scale(item: PublishedItem, experiments: Sequence[ExperimentEvidence], evide
         below = True
         online = [d for d in missing if d in offline_only]
         offline = [d for d in missing if d not in offline_only]
-        why = "; ".join([*([f"{', '.join(online)} only on OpenML"] if online else []),
-                         *([f"{', '.join(offline)} not run"] if offline else [])])
+        why = "; ".join([*([f"{', '.join(online)} only on OpenML{_cost(experiments, online)}"] if online else []),
+                         *([f"{', '.join(offline)} not run{_cost(experiments, offline)}"] if offline else [])])
         total = len(set(wanted))
         gap = f"not comparable: {total - len(missing)} of {total} datasets ({why})"
         text = gap if not parts else f"{text}; {gap}"
         if len(missing) == total:  # run on other datasets only (the quick scale's): nothing to judge
             return Scale(NOT_RUN, text)
     return Scale(PILOT if below else THESIS, text)
+
+
+def _cost(experiments: Sequence[ExperimentEvidence], datasets: Sequence[str]) -> str:
+    """``: N CPU h by the plan``: what running ``datasets`` would take, summed over the
+    experiments that list them (one decimal, as the plan command prints it); empty when no
+    experiment prices them."""
+    hours = [e.planned_hours[d] for e in experiments for d in datasets if d in e.planned_hours]
+    if not hours:
+        return ""
+    total = sum(hours)
+    return f": {'<0.1' if total < 0.05 else f'{total:,.1f}'} CPU h by the plan"
 
 
 def _links(root: Path, item: PublishedItem) -> tuple[tuple[str, str], ...]:
@@ -337,7 +352,9 @@ def render_index(index: ReplicationIndex) -> str:
         "## How the verdicts are decided", "",
         "*Scale*: runs (and stream orders) per system and dataset in the records against the source's "
         "protocol (the experiment file at the thesis scale), and the published datasets with a reproduced "
-        "cell. *Median abs. diff.*: median |reproduced − published| over the printed cells (per statistic "
+        "cell; those without one are named with why (only on OpenML, which an offline run cannot load, or "
+        "not run) and what they would cost at that protocol by the workflow's plan (`python3 -m "
+        "redecorate.plan --by-dataset`): a few CPU hours are a laptop's, a hundred a cluster's. *Median abs. diff.*: median |reproduced − published| over the printed cells (per statistic "
         "where a table prints several). *Sign*: share of the signed cells (a reduction over a baseline, or "
         "the difference between the table's two systems per dataset) with the published sign, beside what "
         "the best constant prediction scores (*trivial*) and the number of cells; *Spearman*: their rank "
