@@ -285,6 +285,11 @@ def test_the_scale_prices_the_datasets_the_records_lack_by_the_plan() -> None:
     spec = load_experiment(inputs.experiments / "oza_online_nn.yaml", schema=inputs.schema, scale="thesis")
     expected = sum(c.estimated_seconds for c in plan_experiment(spec, registry)["synthetic1"]) / 3600
     assert planned["synthetic1"] == pytest.approx(expected) and expected > 1
+    # A user's registry without some of the file's datasets (a workflow run with registry=...)
+    # prices the ones it has and leaves the others out, never an error.
+    mine = {name: registry[name] for name in ("car", "nursery")}
+    assert set(experiment_evidence(inputs, "oza_online_nn", mine).planned_hours) == {"car", "nursery"}
+    assert experiment_evidence(inputs, "oza_online_nn", {}).planned_hours == {}
 
 
 @pytest.mark.parametrize("name", sorted(p.parent.name for p in REPRODUCED.glob("*/records.parquet")

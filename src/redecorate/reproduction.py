@@ -94,14 +94,17 @@ def experiment_evidence(inputs: Inputs, name: str,
                         registry: Mapping[str, Any] | None = None) -> ExperimentEvidence:
     """An experiment's records, its evidence and the thesis protocol it is measured against;
     with the dataset ``registry``, also each dataset's planned CPU hours at that protocol."""
-    from redecorate.experiments import load_experiment, report_settings
+    from redecorate.experiments import load_experiment, report_settings, without_datasets
     from redecorate.kinds import get_kind
     from redecorate.kinds.jobs import plan_experiment
 
     spec = load_experiment(inputs.experiments / f"{name}.yaml", schema=inputs.schema, scale=THESIS)
-    planned = {} if registry is None else {
+    # Priced where the registry knows the dataset: a user's own registry (a workflow run with
+    # `registry=...`) may lack some of a shipped file's datasets, which then go unpriced.
+    unknown = [d for d in spec.datasets if registry is None or d not in registry]
+    planned = {} if len(unknown) == len(spec.datasets) else {
         dataset: sum(c.estimated_seconds for c in chunks) / 3600
-        for dataset, chunks in plan_experiment(spec, registry).items()}  # fmt: skip
+        for dataset, chunks in plan_experiment(without_datasets(spec, unknown), registry).items()}  # fmt: skip
     records = experiment_records(inputs.records, name)
     if records is not None and inputs.runs is not None and "run" in records.columns:
         records = records[records["run"] < inputs.runs].reset_index(drop=True)
