@@ -17,7 +17,7 @@ from shipped_experiments import readme_rows, shipped_experiment_files
 
 from redecorate.data import load_registry
 from redecorate.experiments import load_experiment
-from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment
+from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment, planned_hours
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
@@ -33,7 +33,7 @@ def plans() -> dict[str, dict[str, float]]:
         spec = load_experiment(path, schema=SCHEMA, known_datasets=registry)
         chunks = [c for cs in plan_experiment(spec, registry, DEFAULT_TARGET_SECONDS).values() for c in cs]
         out[spec.name] = {"jobs": len(chunks), "units": sum(len(c.units) for c in chunks),
-                          "hours": sum(c.estimated_seconds for c in chunks) / 3600}  # fmt: skip
+                          "hours": planned_hours(chunks)}  # fmt: skip
     return out
 
 

@@ -3,6 +3,7 @@ record, and writes the report from the records it keeps."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -63,10 +64,33 @@ def test_a_slice_or_an_unfinished_run_is_refused(run: Path, tmp_path: Path, caps
     sliced = f"{NAME}.slice-0123abcd"
     shutil.copytree(run / NAME, run / sliced)
     assert _keep(run, into, sliced) == 1
-    assert "the run of a slice" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "the run of a slice" in err and "pass --slice" in err
     (run / NAME / "provenance.json").unlink()
     assert _keep(run, into) == 1
     assert "has not finished" in capsys.readouterr().err
     assert _keep(run, into, "ch4_passive") == 1
     assert f"no run of 'ch4_passive' under {run} (finished runs there: {sliced};" in capsys.readouterr().err
     assert not into.exists()
+
+
+def test_with_slice_a_slice_is_kept_as_the_experiment_and_its_report_stays_a_slice(tmp_path: Path,
+                                                                                   capsys) -> None:
+    """The committed Oza boosting run is a slice (the seven UCI sets of the mirror): kept with
+    ``--slice`` from a results folder, it lands under the experiment's own name and its report,
+    rewritten from the records, is the committed slice report, not a whole run's."""
+    name = "oza_online_boosting"
+    committed = REPO / "reproduced" / name
+    sliced = json.loads((committed / "provenance.json").read_text())["experiment"]["name"]
+    assert sliced.startswith(f"{name}.slice-")
+    results, into = tmp_path / "results", tmp_path / "reproduced"
+    shutil.copytree(committed, results / sliced)
+    assert main([sliced, "--results", str(results), "--into", str(into), "--prefix", "thesis"]) == 1
+    assert "pass --slice" in capsys.readouterr().err and not into.exists()
+    assert main([sliced, "--results", str(results), "--into", str(into), "--prefix", "thesis", "--slice"]) == 0
+    assert f"kept under {into / name}" in capsys.readouterr().out
+    assert (into / name / "records.parquet").read_bytes() == (committed / "records.parquet").read_bytes()
+    assert len(list((into / name / "records").glob("*/*.parquet"))) == len(list(committed.glob("records/*/*.parquet")))
+    report = (into / name / "replication.md").read_text()
+    assert report == (committed / "replication.md").read_text()
+    assert "slice" in report

@@ -7,8 +7,10 @@ the provenance and the reports; those replace the committed ones. Copied by hand
 is not the whole campaign (a pilot, a slice, a run from the wrong ``records_from``) replaces
 committed records with fewer, and nothing says so until a report changes. So this tool:
 
-* takes only a finished run (its ``provenance.json``, written last) of a whole experiment
-  (not a slice's folder, whose reports are marked not comparable);
+* takes only a finished run (its ``provenance.json``, written last) of a whole experiment,
+  or, with ``--slice``, of a slice (``<experiment>.slice-<hash>``: the datasets a machine
+  has, say, when the rest is a cluster's job), kept as the experiment's committed run; its
+  report says it is a slice and which datasets it covers;
 * refuses to replace a committed ``records.parquet`` holding a record (by
   :data:`redecorate.reproduction.RECORD_KEYS`) that the run's does not: nothing computed is
   dropped by keeping a run; it names the datasets, algorithms and runs that would be lost;
@@ -24,6 +26,7 @@ Usage::
 
     python3 tools/keep_run.py ch8_afa --prefix thesis
     python3 tools/keep_run.py ch6_active --results /scratch/results --into reproduced
+    python3 tools/keep_run.py oza_online_nn.slice-d4f390cb --slice --prefix thesis
 
 Then ``python3 tools/replication_report.py`` for the report of every table.
 """
@@ -76,13 +79,19 @@ def _describe(lost: pd.DataFrame) -> str:
     return (f"{len(lost):,} records in {len(counts)} ({'/'.join(groups)}) groups: " + "; ".join(shown) + more)
 
 
-def check_run(source: Path, target: Path) -> None:
-    """Raise :class:`RunNotKept` unless ``source`` is a finished run of a whole experiment
-    holding every record the committed ``target`` holds."""
+def experiment_name(folder: str) -> str:
+    """The experiment a run folder belongs to: ``folder`` less any ``.slice-<hash>``."""
+    return folder.split(SLICE_MARK, 1)[0]
+
+
+def check_run(source: Path, target: Path, slice_ok: bool = False) -> None:
+    """Raise :class:`RunNotKept` unless ``source`` is a finished run of a whole experiment (or
+    of a slice, when ``slice_ok``) holding every record the committed ``target`` holds."""
     name = source.name
-    if SLICE_MARK in name:
+    if SLICE_MARK in name and not slice_ok:
         raise RunNotKept(f"{source} is the run of a slice; run the whole experiment with "
-                         f"records_from={target.parent} (it reads the slice's units) and keep that run")
+                         f"records_from={target.parent} (it reads the slice's units) and keep that run, "
+                         f"or pass --slice to keep the slice as {target} (its report says it is a slice)")
     if not source.is_dir():
         found = sorted(p.name for p in source.parent.glob("*/") if (p / FINISHED_MARKER).is_file())
         raise RunNotKept(f"no run of {name!r} under {source.parent} (finished runs there: "
@@ -116,13 +125,14 @@ def _copy(source: Path, target: Path) -> None:
     os.replace(tmp, target)
 
 
-def keep_run(results: Path, into: Path, experiment: str, prefix: str = "") -> list[str]:
-    """Keep the finished run ``results/<experiment>`` under ``into/<experiment>`` (module
-    docstring); what was done, one line each. Raises :class:`RunNotKept` before touching
-    anything."""
-    source, target = results / experiment, into / experiment
-    check_run(source, target)
-    kept = keep_experiment(results, into, experiment, prefix)
+def keep_run(results: Path, into: Path, experiment: str, prefix: str = "", slice_ok: bool = False) -> list[str]:
+    """Keep the finished run ``results/<experiment>`` under ``into/<name>`` (``name`` the
+    experiment's, a slice's folder less its ``.slice-<hash>``; module docstring); what was
+    done, one line each. Raises :class:`RunNotKept` before touching anything."""
+    name = experiment_name(experiment)
+    source, target = results / experiment, into / name
+    check_run(source, target, slice_ok)
+    kept = keep_experiment(results, into, name, prefix)
     lines = [tally(kept)]
     recorded = Path(json.loads((source / FINISHED_MARKER).read_text(encoding="utf-8"))["experiment"].get("file") or "")
     if experiment_file(source) is None and recorded.is_file() and not (target / recorded.name).is_file():
@@ -143,16 +153,18 @@ def main(argv: list[str] | None = None) -> int:
                                                              "another scale's: results/_scales/<scale>)")
     parser.add_argument("--into", default="reproduced", help="where to keep them (default: reproduced)")
     parser.add_argument("--prefix", default="", help="name the job files' copies <prefix>-chunkN.parquet")
+    parser.add_argument("--slice", action="store_true", dest="slice_ok",
+                        help="keep the run of a slice (a folder <experiment>.slice-<hash>) as the experiment's")
     args = parser.parse_args(argv)
     status = 0
     for experiment in args.experiments:
         try:
-            lines = keep_run(Path(args.results), Path(args.into), experiment, args.prefix)
+            lines = keep_run(Path(args.results), Path(args.into), experiment, args.prefix, args.slice_ok)
         except RunNotKept as exc:
             print(f"{experiment}: not kept: {exc}", file=sys.stderr)
             status = 1
             continue
-        print(f"{experiment}: kept under {Path(args.into) / experiment}" + "".join(f"\n  {line}" for line in lines))
+        print(f"{experiment}: kept under {Path(args.into) / experiment_name(experiment)}" + "".join(f"\n  {line}" for line in lines))
     if status == 0:
         print("Then: python3 tools/replication_report.py (the report of every table).")
     return status

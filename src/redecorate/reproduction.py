@@ -96,14 +96,14 @@ def experiment_evidence(inputs: Inputs, name: str,
     with the dataset ``registry``, also each dataset's planned CPU hours at that protocol."""
     from redecorate.experiments import load_experiment, report_settings, without_datasets
     from redecorate.kinds import get_kind
-    from redecorate.kinds.jobs import plan_experiment
+    from redecorate.kinds.jobs import plan_experiment, planned_hours
 
     spec = load_experiment(inputs.experiments / f"{name}.yaml", schema=inputs.schema, scale=THESIS)
     # Priced where the registry knows the dataset: a user's own registry (a workflow run with
     # `registry=...`) may lack some of a shipped file's datasets, which then go unpriced.
     unknown = [d for d in spec.datasets if registry is None or d not in registry]
     planned = {} if len(unknown) == len(spec.datasets) else {
-        dataset: sum(c.estimated_seconds for c in chunks) / 3600
+        dataset: planned_hours(chunks)
         for dataset, chunks in plan_experiment(without_datasets(spec, unknown), registry).items()}  # fmt: skip
     records = experiment_records(inputs.records, name)
     if records is not None and inputs.runs is not None and "run" in records.columns:

@@ -21,7 +21,7 @@ import errno
 import functools
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,12 @@ def runtime_minutes(chunk: Chunk) -> int:
     planner (``python3 -m redecorate.plan``) reports the estimate and the limits apart.
     """
     return max(RUNTIME_FLOOR_MINUTES, math.ceil(RUNTIME_MARGIN * chunk.estimated_seconds / 60))
+
+
+def planned_hours(chunks: Iterable[Chunk]) -> float:
+    """The CPU hours the cost model plans for ``chunks``: what a report or a document quotes
+    as a dataset's price at a protocol (one definition, so the two agree)."""
+    return sum(c.estimated_seconds for c in chunks) / 3600
 
 
 def data_loader(dataset: str, registry: Mapping[str, Any], data_dir: str | Path,
