@@ -93,6 +93,27 @@ DISPLAY_NAMES: dict[str, str] = {
     "bagging_100": "Bagging (100)",
     "adaboost_100": "AdaBoost (100)",
     "rf_100": "Random Forests (100)",
+    # Oza's chapters 3 and 4 (config/experiments/oza_online*.yaml): his column headings, the
+    # base model in parentheses as above
+    "tree": "Decision Tree",
+    "bagging_tree": "Bagging (Decision Tree)",
+    "online_bagging_tree": "Online Bagging (Decision Tree)",
+    "nb": "Naive Bayes",
+    "online_bagging_nb": "Online Bagging (Naive Bayes)",
+    "online_boosting_nb": "Online Boosting (Naive Bayes)",
+    "primed_online_boosting_nb": "Primed Online Boosting (Naive Bayes)",
+    "stump": "Decision Stump",
+    "bagging_stump": "Bagging (Decision Stump)",
+    "online_bagging_stump": "Online Bagging (Decision Stump)",
+    "adaboost_stump": "AdaBoost (Decision Stump)",
+    "online_boosting_stump": "Online Boosting (Decision Stump)",
+    "primed_online_boosting_stump": "Primed Online Boosting (Decision Stump)",
+    "nn": "Neural Network",
+    "bagging_nn": "Bagging (Neural Network)",
+    "online_nn1": "Online Neural Net (1 update)",
+    "online_bagging_nn1": "Online Bagging (Neural Network, 1 update)",
+    "online_nn10": "Online Neural Net (10 updates)",
+    "online_bagging_nn10": "Online Bagging (Neural Network, 10 updates)",
 }
 """How the thesis's captions name each algorithm; unknown names are printed as given."""
 
