@@ -228,6 +228,29 @@ def test_the_committed_known_disagreements_parse_and_cover_chapters_6_to_8() -> 
     assert {"4.13", "6.1", "6.3", "6.4", "7.1", "8.2"} <= set(rows["table"])  # 8.3 autos agrees at 5 runs
 
 
+def test_every_explanation_a_committed_report_carries_is_a_current_known_disagreement() -> None:
+    """A report quotes ``known_disagreements.tsv`` as it was when the report was written, so an
+    edited row leaves every committed report that quotes it stale until it is regenerated
+    (``tools/regenerate_reports.py``): the explanation a reader sees would not be the one the
+    evidence now supports."""
+    from pandas.errors import EmptyDataError
+
+    repo = Path(__file__).resolve().parents[1]
+    current = set(read_disagreements(repo / "config/published/known_disagreements.tsv")["explanation"])
+    quoted, stale = 0, []
+    for path in sorted({*repo.glob("reproduced/**/replication.csv"), *repo.glob("reproduced/**/tables/*.csv")}):
+        try:
+            table = pd.read_csv(path, dtype=str)
+        except EmptyDataError:  # a report with no cell to compare writes an empty file
+            continue
+        for column in ("explanation", "known_disagreement"):
+            texts = set(table[column].dropna()) - {""} if column in table else set()
+            quoted += len(texts)
+            stale += [f"{path.relative_to(repo)} ({column}): {t[:80]}" for t in sorted(texts - current)]
+    assert quoted > 20  # the chapters' reports do quote the file
+    assert not stale, "regenerate these reports (tools/regenerate_reports.py):\n" + "\n".join(stale)
+
+
 def test_the_report_takes_the_training_folds_aulc_when_the_records_have_it() -> None:
     from redecorate.report.probability import aulc_reading
 
