@@ -190,6 +190,16 @@ def test_a_configuration_mistake_is_reported_before_anything_is_planned(capsys) 
     assert "key=value" in capsys.readouterr().err
 
 
+def test_options_may_come_between_the_configuration_values(capsys) -> None:
+    """``experiments=[x] --by-dataset scale=pilot`` is how a user adds a flag to a command they
+    already have; it plans what the same values with the flag first plan."""
+    config = ["experiments=[ch4_base_learners]", "scale=pilot", f"data_mirror={smoke.MIRROR}"]
+    assert main(["--repo", str(REPO), "--by-dataset", *config]) == 0
+    first = capsys.readouterr().out
+    assert main(["--repo", str(REPO), config[0], "--by-dataset", *config[1:]]) == 0
+    assert capsys.readouterr().out == first and "| **total**" in first
+
+
 def test_committed_runs_are_recorded_under_todays_unit_keys() -> None:
     """Every committed job file of an experiment of config/experiments at its run's scale holds
     the units under the keys today's file gives them, so ``records_from=reproduced`` (and the

@@ -386,7 +386,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Iterable[str] | None = None) -> int:
     """Print the plan of the configuration given on the command line."""
-    args = _parser().parse_args(list(argv) if argv is not None else None)
+    # Intermixed: the options may come between the key=value pairs, as users type them.
+    args = _parser().parse_intermixed_args(list(argv) if argv is not None else None)
     repo = Path(args.repo)
     if not (repo / "config" / "config.yaml").is_file():
         print(f"{repo.resolve()} is not the repository root (no config/config.yaml); run from it "
