@@ -107,7 +107,7 @@ def test_uncertainty_runs_choose_as_scikit_activeml(measure, model):
 def test_qbc_runs_choose_as_scikit_activeml(measure):
     X, y = pool(70, seed=2)
     learner = start(make_system("qbc", {"measure": measure, "base": "naive_bayes",
-                                        "ensemble_size": 7}, batch_size=1, random_state=3), X, y)
+                                        "n_estimators": 7}, batch_size=1, random_state=3), X, y)
     peer = QueryByCommittee(method="vote_entropy" if measure == "vote_entropy"
                             else "KL_divergence", random_state=0)
     rounds = unique = 0
@@ -180,7 +180,7 @@ def test_modal_uncertainty_measures_and_sampling_on_our_model():
 
 def test_modal_committee_disagreements_on_our_members():
     X, y = pool(70, seed=6)
-    learner = start(make_system("qbc", {"base": "naive_bayes", "ensemble_size": 6},
+    learner = start(make_system("qbc", {"base": "naive_bayes", "n_estimators": 6},
                                 batch_size=1, random_state=2), X, y, per_class=3)
     members = learner.committee_.estimators_
     committee = ModalCommittee([ModalLearner(estimator=view(m, 3)) for m in members])
