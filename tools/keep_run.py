@@ -48,7 +48,7 @@ import pandas as pd  # noqa: E402
 from keep_records import keep_experiment, tally  # noqa: E402
 from regenerate_reports import experiment_file, regenerate  # noqa: E402
 
-from redecorate.layout import FINISHED_MARKER, SLICE_MARK  # noqa: E402
+from redecorate.layout import FINISHED_MARKER, SLICE_MARK, experiment_of_folder  # noqa: E402
 from redecorate.reproduction import RECORD_KEYS  # noqa: E402
 
 COMBINED = ("records.parquet", "summary.csv", FINISHED_MARKER)
@@ -77,11 +77,6 @@ def _describe(lost: pd.DataFrame) -> str:
              for key, n in counts.head(8).items()]
     more = f"; and {len(counts) - 8} more" if len(counts) > 8 else ""
     return (f"{len(lost):,} records in {len(counts)} ({'/'.join(groups)}) groups: " + "; ".join(shown) + more)
-
-
-def experiment_name(folder: str) -> str:
-    """The experiment a run folder belongs to: ``folder`` less any ``.slice-<hash>``."""
-    return folder.split(SLICE_MARK, 1)[0]
 
 
 def check_run(source: Path, target: Path, slice_ok: bool = False) -> None:
@@ -129,7 +124,7 @@ def keep_run(results: Path, into: Path, experiment: str, prefix: str = "", slice
     """Keep the finished run ``results/<experiment>`` under ``into/<name>`` (``name`` the
     experiment's, a slice's folder less its ``.slice-<hash>``; module docstring); what was
     done, one line each. Raises :class:`RunNotKept` before touching anything."""
-    name = experiment_name(experiment)
+    name = experiment_of_folder(experiment)
     source, target = results / experiment, into / name
     check_run(source, target, slice_ok)
     kept = keep_experiment(results, into, name, prefix)
@@ -164,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{experiment}: not kept: {exc}", file=sys.stderr)
             status = 1
             continue
-        print(f"{experiment}: kept under {Path(args.into) / experiment_name(experiment)}" + "".join(f"\n  {line}" for line in lines))
+        print(f"{experiment}: kept under {Path(args.into) / experiment_of_folder(experiment)}" + "".join(f"\n  {line}" for line in lines))
     if status == 0:
         print("Then: python3 tools/replication_report.py (the report of every table).")
     return status

@@ -27,8 +27,8 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["OTHER_SCALES_DIR", "SLICE_MARK", "THESIS_SCALE", "experiment_folder", "finished_elsewhere",
-           "results_root"]
+__all__ = ["OTHER_SCALES_DIR", "SLICE_MARK", "THESIS_SCALE", "experiment_folder", "experiment_of_folder",
+           "finished_elsewhere", "results_root"]
 
 THESIS_SCALE = "thesis"
 OTHER_SCALES_DIR = "_scales"
@@ -52,6 +52,12 @@ def experiment_folder(name: str, slice_: Mapping[str, Sequence[str]] | None) -> 
     kept = {key: list(slice_[key]) for key in ("algorithms", "datasets")}
     digest = hashlib.sha256(json.dumps(kept, sort_keys=True).encode("utf-8")).hexdigest()
     return f"{name}{SLICE_MARK}{digest[:8]}"
+
+
+def experiment_of_folder(folder: str) -> str:
+    """The experiment whose results ``folder`` holds: the inverse of :func:`experiment_folder`
+    (``name.slice-<hash>`` → ``name``), so a slice's run is kept as its experiment's."""
+    return folder.split(SLICE_MARK, 1)[0]
 
 
 def finished_elsewhere(results_dir: str | os.PathLike[str], experiments: Iterable[str],
