@@ -13,6 +13,10 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core per job: Snakemake schedules the cores
 
+from redecorate.determinism import pin_cpu_dispatch  # noqa: E402
+
+pin_cpu_dispatch()  # before NumPy loads: the same functions on every CPU
+
 import dataclasses  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402

@@ -1,3 +1,3 @@
 """redecorate: a reproducible replication of DECORATE and ensemble learning with reduced supervision."""
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"

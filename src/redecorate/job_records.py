@@ -43,10 +43,15 @@ from redecorate.kinds.jobs import run_units
 from redecorate.kinds.kind import ExperimentKind, Unit
 from redecorate.learners.registry import ALGORITHMS
 from redecorate.protocol.settings import JobSettings, key_settings
-from redecorate.provenance import canonical_hash, cpu_description, recorded_file
+from redecorate.provenance import (
+    arithmetic_environment,
+    canonical_hash,
+    cpu_description,
+    recorded_file,
+)
 from redecorate.util import atomic_write
 
-__all__ = ["APPORTIONED_FILE", "KeptUnit", "UnitOrigin", "job_record_info", "kept_units", "key_params",
+__all__ = ["APPORTIONED_FILE", "KeptUnit", "UnitOrigin", "arithmetic_revision", "job_record_info", "kept_units", "key_params",
            "process_cpu_seconds", "run_job_records", "unit_commits", "unit_id", "unit_key", "unit_origins",
            "with_unit_commits", "write_job_records"]
 
@@ -57,12 +62,18 @@ APPORTIONED_FILE = "combined.parquet"
 its units' CPU is apportioned, not measured one by one (:attr:`KeptUnit.cpu_apportioned`)."""
 
 
-def unit_key(kind: ExperimentKind, settings: JobSettings, unit: Unit, dataset: str) -> str:
+def unit_key(kind: ExperimentKind, settings: JobSettings, unit: Unit, dataset: str, *,
+             revision: int | None = None) -> str:
     """The hash of everything a unit's records depend on (see the module docstring).
 
     The job settings are hashed in the kind's key layout
     (:func:`redecorate.protocol.settings.key_settings`), the one the committed records were
     keyed under.
+
+    An algorithm whose arithmetic has changed since its first records
+    (:attr:`~redecorate.kinds.ExperimentKind.arithmetic_revision` above 0) hashes its revision
+    too: its old records then have other keys and are never reused. ``revision`` overrides
+    it (0: the key the unit had under its first arithmetic, to find superseded records).
 
     A learner's parameters are hashed in one spelling, the one its records were first keyed
     under (:func:`_key_entry`), so renaming a parameter in an experiment file (DECORATE's
@@ -70,9 +81,21 @@ def unit_key(kind: ExperimentKind, settings: JobSettings, unit: Unit, dataset: s
     keyed = key_settings(kind, settings)
     own = kind.key_layout.algorithms
     shared = {k: v for k, v in keyed.items() if k not in ("experiment", own)}
-    entry = _key_entry((keyed.get(own) or {}).get(unit.get("algorithm")), unit.get("algorithm"))
-    return canonical_hash({"kind": kind.name, "dataset": dataset, "unit": dict(unit), "settings": shared,
-                           "algorithm": entry})
+    given = (keyed.get(own) or {}).get(unit.get("algorithm"))
+    entry = _key_entry(given, unit.get("algorithm"))
+    hashed = {"kind": kind.name, "dataset": dataset, "unit": dict(unit), "settings": shared, "algorithm": entry}
+    if revision is None:
+        revision = arithmetic_revision(kind, given)
+    if revision:  # absent at 0, so the units of the first arithmetic keep their keys
+        hashed["arithmetic"] = int(revision)
+    return canonical_hash(hashed)
+
+
+def arithmetic_revision(kind: ExperimentKind, entry: Mapping[str, Any] | None) -> int:
+    """The arithmetic revision of one algorithm entry of ``kind`` (0 when the kind has none)."""
+    if kind.arithmetic_revision is None or entry is None:
+        return 0
+    return int(kind.arithmetic_revision(entry))
 
 
 FIRST_SPELLINGS: Mapping[str, Mapping[str, str]] = MappingProxyType({
@@ -144,7 +167,8 @@ def write_job_records(frame: pd.DataFrame, path: str | os.PathLike[str], *, unit
     were taken from) and the commit that computed them (``unit_commits``: a reused unit keeps
     its own, so its CPU is known to be that code's even after the source file is renamed), the
     checksum of the data they were computed on, the code's commit (and whether the tree was
-    dirty: :func:`redecorate.provenance.git_state`), the job's CPU, host and time."""
+    dirty: :func:`redecorate.provenance.git_state`), the job's CPU, host and time, and what
+    did its arithmetic (library versions, BLAS kernel: :func:`~redecorate.provenance.arithmetic_environment`)."""
     unit_commits = list(unit_commits) if unit_commits is not None else [None] * len(units)
     lengths = {len(units), len(unit_keys), len(unit_rows), len(unit_cpu_s), len(unit_sources), len(unit_commits)}
     if sum(unit_rows) != len(frame) or len(lengths) != 1:
@@ -156,6 +180,7 @@ def write_job_records(frame: pd.DataFrame, path: str | os.PathLike[str], *, unit
             "unit_sources": list(unit_sources), "unit_commits": commits, "data_sha256": data_sha256,
             "commit": git.get("commit"), "dirty": git.get("dirty"),
             "cpu_s": round(cpu_s, 3), "host": socket.gethostname(), "cpu": cpu_description(),
+            "arithmetic": arithmetic_environment(),
             "written_at": datetime.now(UTC).isoformat(timespec="seconds")}
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = table.replace_schema_metadata(

@@ -38,19 +38,33 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy  # noqa: F401 - loads the BLAS numpy links, which threadpoolctl finds
+from threadpoolctl import threadpool_info
+
+import redecorate
 from redecorate.util import atomic_path
 
+try:  # NumPy's CPU dispatch (numpy >= 2), to record which compiled loops run here
+    from numpy._core import _multiarray_umath as _umath
+except ImportError:  # pragma: no cover - numpy < 2
+    _umath = None
+
 __all__ = [
+    "ARITHMETIC_PACKAGES",
     "DEFAULT_PACKAGES",
+    "LOCK_FILE",
+    "arithmetic_environment",
     "benchmark_times",
     "build_provenance",
     "canonical_hash",
     "dataset_sources",
     "file_sha256",
     "git_state",
+    "locked_versions",
     "machine_info",
     "package_versions",
     "recorded_file",
+    "unlocked_arithmetic",
     "write_provenance",
 ]
 
@@ -62,6 +76,8 @@ DEFAULT_PACKAGES: tuple[str, ...] = (
     "scipy",
     "scikit-learn",
     "numba",
+    "llvmlite",
+    "threadpoolctl",
     "pyarrow",
     "matplotlib",
     "pyyaml",
@@ -158,6 +174,80 @@ def cpu_description() -> str | None:
     flags = set(fields.get("flags", "").split())
     have = [f for f in CPU_FEATURES if f in flags]
     return f"{fields.get('model name', platform.processor() or '?')} [{' '.join(have)}]"
+
+
+#: The distributions whose code does a record's arithmetic (numba compiles with llvmlite's LLVM).
+ARITHMETIC_PACKAGES: tuple[str, ...] = ("numpy", "scipy", "scikit-learn", "pandas", "numba", "llvmlite",
+                                        "pyarrow")
+
+#: Environment variables that choose a code path of the arithmetic: the BLAS kernel and its
+#: threads, NumPy's and glibc's CPU dispatch, numba's target CPU.
+ARITHMETIC_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                        "NPY_DISABLE_CPU_FEATURES", "GLIBC_TUNABLES", "NUMBA_CPU_NAME", "NUMBA_NUM_THREADS")
+
+
+def blas_libraries() -> list[dict[str, Any]]:
+    """Each BLAS library loaded in this process (threadpoolctl; numpy, imported here, loads
+    the one it links): its implementation, version, the kernel it chose for this CPU
+    (``architecture``: Haswell, SkylakeX, ...) and threads."""
+    keep = ("internal_api", "version", "architecture", "threading_layer", "num_threads")
+    return [{k: info.get(k) for k in keep} for info in threadpool_info() if info.get("user_api") == "blas"]
+
+
+def _numpy_dispatch() -> list[str] | None:
+    """The CPU features NumPy's dispatched loops use on this machine (None if unknown)."""
+    if _umath is None:
+        return None
+    umath = _umath
+    features = getattr(umath, "__cpu_features__", {})
+    return [f for f in getattr(umath, "__cpu_dispatch__", ()) if features.get(f)]
+
+
+LOCK_FILE = "requirements.lock"
+
+
+def locked_versions(lock: str | os.PathLike[str]) -> dict[str, str]:
+    """Distribution -> version pinned in a pip constraints file (``name==version`` lines),
+    names normalised as pip compares them (lower case, ``-`` for ``_`` and ``.``)."""
+    pins: dict[str, str] = {}
+    for line in Path(lock).read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            name, version = line.split("==", 1)
+            pins[_normalised(name)] = version.strip()
+    return pins
+
+
+def _normalised(name: str) -> str:
+    return "-".join(name.strip().lower().replace("_", "-").replace(".", "-").split("-"))
+
+
+def unlocked_arithmetic(lock: str | os.PathLike[str]) -> dict[str, tuple[str | None, str]]:
+    """Each of :data:`ARITHMETIC_PACKAGES` whose installed version is not the lock's:
+    name -> (installed, locked). Empty when the install is the locked one."""
+    pins = locked_versions(lock)
+    installed = package_versions(ARITHMETIC_PACKAGES)
+    return {name: (installed[name], pins[_normalised(name)]) for name in ARITHMETIC_PACKAGES
+            if _normalised(name) in pins and installed[name] != pins[_normalised(name)]}
+
+
+def arithmetic_environment() -> dict[str, Any]:
+    """What did the arithmetic of this process's records: redecorate's version, the exact
+    versions of :data:`ARITHMETIC_PACKAGES`, the BLAS and its kernel, NumPy's dispatched CPU
+    features, the C library, the CPU and :data:`ARITHMETIC_VARIABLES` that are set.
+
+    Why: a record is meant to depend on its unit key alone (docs/operations.md,
+    "Determinism"); when one does not reproduce, this is what tells two machines apart.
+    The CPU string alone could not: two BLAS kernels run on the same CPU."""
+    return {
+        "redecorate": redecorate.__version__,
+        "packages": {name: package_versions((name,))[name] for name in ARITHMETIC_PACKAGES},
+        "blas": blas_libraries(),
+        "numpy_dispatch": _numpy_dispatch(),
+        "libc": " ".join(platform.libc_ver()).strip() or None,
+        "cpu": cpu_description(),
+        "variables": {v: os.environ[v] for v in ARITHMETIC_VARIABLES if v in os.environ},
+    }
 
 
 def machine_info() -> dict[str, Any]:
@@ -281,6 +371,8 @@ def _attach_job_records(jobs: list[dict[str, Any]],
             "units_reused": len(reused), "reused_cpu_s": round(sum(reused), 3),
             "reused_from": sorted({source for source in sources if source}),
         }  # fmt: skip
+        if info.get("arithmetic") is not None:
+            job["records"]["arithmetic"] = info["arithmetic"]
         if info.get("unit_commits") is not None and info.get("cpu_s") is not None:
             job["records"]["cpu_s_by_commit"] = _cpu_by_commit(info)
         units_reused += len(reused)
@@ -384,6 +476,7 @@ def build_provenance(
         },
         "datasets": dataset_sources(sidecars),
         "machine": machine_info(),
+        "arithmetic": arithmetic_environment(),
         "jobs": jobs,
         "totals": totals,
     }

@@ -18,12 +18,17 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from redecorate.config import ExperimentConfigError
+from redecorate.determinism import pin_cpu_dispatch
 from redecorate.kinds import get_kind
 from redecorate.kinds.jobs import plan_experiment
 from redecorate.layout import results_root
+from redecorate.provenance import LOCK_FILE, unlocked_arithmetic
 from redecorate.run_config import load_run
 
 REPO = Path(workflow.basedir)
+
+# Every job process inherits it: NumPy's AVX-512 loops off, the same functions on every CPU.
+pin_cpu_dispatch()
 
 def _repo_path(value):
     """Absolute path of a repository file named in the configuration."""
@@ -46,6 +51,15 @@ except ExperimentConfigError as exc:
     raise WorkflowError(f"Invalid configuration.\n{exc}") from None
 config.clear()
 config.update(RUN.config)
+
+# The committed records were computed with the locked versions (requirements.lock); another
+# NumPy, SciPy, scikit-learn, pandas, numba or pyarrow may give other last bits, so say so.
+_UNLOCKED = unlocked_arithmetic(REPO / LOCK_FILE) if (REPO / LOCK_FILE).is_file() else {}
+if _UNLOCKED:
+    _announce("Note: not the locked versions of the arithmetic libraries ("
+              + ", ".join(f"{n} {have} installed, {want} locked" for n, (have, want) in _UNLOCKED.items())
+              + "); records are still computed and reused by key, but may differ in the last bit from the "
+              "committed ones: install with `python3 -m pip install -c requirements.lock -e .` to match them.")
 DATASET_REGISTRY, EXPERIMENTS = RUN.registry, RUN.experiments
 
 # The jobs of every experiment: dataset -> chunks of units of work, sized by estimated cost

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from redecorate.arithmetic import matmul, matvec, row_norms
 from redecorate.learners.features import FeatureSchema
 
 __all__ = ["SIMILARITIES", "Density", "mean_similarity", "similarity_features"]
@@ -75,17 +76,18 @@ def mean_similarity(F_candidates: np.ndarray, F_pool: np.ndarray,
     if B.shape[0] == 0:
         raise ValueError("the density needs at least one unlabeled example")
     if similarity == "cosine":
-        na = np.linalg.norm(A, axis=1)
-        nb = np.linalg.norm(B, axis=1)
+        na = row_norms(A)
+        nb = row_norms(B)
         An = np.divide(A, na[:, None], out=np.zeros_like(A), where=na[:, None] > 0)
         Bn = np.divide(B, nb[:, None], out=np.zeros_like(B), where=nb[:, None] > 0)
-        return np.clip(An @ Bn.mean(axis=0), 0.0, 1.0)  # mean of dot products = dot with mean
+        # mean of dot products = dot with the mean; in a fixed order, since it weighs a ranking
+        return np.clip(matvec(An, Bn.mean(axis=0)), 0.0, 1.0)
     if similarity == "euclidean":
         out = np.empty(A.shape[0])
         bb = (B * B).sum(axis=1)
         for start in range(0, A.shape[0], 512):  # bounded memory on large pools
             a = A[start:start + 512]
-            d2 = (a * a).sum(axis=1)[:, None] + bb[None, :] - 2.0 * a @ B.T
+            d2 = (a * a).sum(axis=1)[:, None] + bb[None, :] - 2.0 * matmul(a, B.T)
             out[start:start + 512] = (1.0 / (1.0 + np.sqrt(np.maximum(d2, 0.0)))).mean(axis=1)
         return out
     raise ValueError(f"similarity must be one of {', '.join(SIMILARITIES)}, got {similarity!r}")

@@ -33,6 +33,7 @@ import numpy as np
 from scipy.special import expit
 
 from redecorate.active.committee import committee_members
+from redecorate.arithmetic import matmul
 from redecorate.learners.mlp import MLP
 
 __all__ = ["ExpectedModelChange", "mlp_gradient_norms"]
@@ -47,8 +48,8 @@ def mlp_gradient_norms(model, X: np.ndarray) -> np.ndarray:
     error of (x, i) in all of a fitted :class:`~redecorate.learners.mlp.MLP`'s weights."""
     Z = model._inputs(np.asarray(X, dtype=np.float64))
     W1, W2 = model.W1_, model.W2_
-    hidden = _sigmoid(Z @ W1[:, 1:].T + W1[:, 0])
-    out = _sigmoid(hidden @ W2[:, 1:].T + W2[:, 0])
+    hidden = _sigmoid(matmul(Z, W1[:, 1:].T) + W1[:, 0])
+    out = _sigmoid(matmul(hidden, W2[:, 1:].T) + W2[:, 0])
     hidden_sq = 1.0 + (hidden * hidden).sum(axis=1)
     input_sq = 1.0 + (Z * Z).sum(axis=1)
     K = W2.shape[0]
@@ -57,7 +58,7 @@ def mlp_gradient_norms(model, X: np.ndarray) -> np.ndarray:
         target = np.zeros(K)
         target[i] = 1.0
         delta = (target - out) * out * (1.0 - out)
-        eps = hidden * (1.0 - hidden) * (delta @ W2[:, 1:])
+        eps = hidden * (1.0 - hidden) * matmul(delta, W2[:, 1:])
         norms[:, i] = np.sqrt((delta * delta).sum(axis=1) * hidden_sq
                               + (eps * eps).sum(axis=1) * input_sq)
     return norms

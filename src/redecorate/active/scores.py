@@ -45,6 +45,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import xlogy
 
+from redecorate.arithmetic import weighted_sum
+
 __all__ = [
     "js_divergence",
     "kl_to_mean",
@@ -95,12 +97,13 @@ def normalised_weights(weights, n_members: int) -> np.ndarray:
 def weighted_mean_distribution(proba, weights=None) -> np.ndarray:
     """The committee's distribution Σ_i w_i P_i, shape ``(n_examples, n_classes)``.
 
-    For DECORATE and Bagging (uniform weights) this is exactly the ensemble's own
-    ``predict_proba`` (the average of member distributions, §3.2).
+    For DECORATE and Bagging (uniform weights) this is the ensemble's own ``predict_proba``
+    (the average of member distributions, §3.2). The terms are added member by member
+    (:func:`redecorate.arithmetic.weighted_sum`), never by BLAS, whose kernels add them in
+    an order of their own: the margins it feeds rank the pool.
     """
     P = _check_proba(proba)
-    w = normalised_weights(weights, P.shape[0])
-    return np.tensordot(w, P, axes=1)
+    return weighted_sum(normalised_weights(weights, P.shape[0]), P)
 
 
 def _top_two(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -220,8 +223,8 @@ def js_divergence(proba, weights=None) -> np.ndarray:
     """
     P = _check_proba(proba)
     w = normalised_weights(weights, P.shape[0])
-    mean = np.tensordot(w, P, axes=1)
-    js = _entropy(mean) - np.tensordot(w, _entropy(P), axes=1)
+    mean = weighted_sum(w, P)
+    js = _entropy(mean) - weighted_sum(w, _entropy(P))
     return np.maximum(js, 0.0)
 
 
@@ -305,8 +308,8 @@ def kl_to_mean(proba, weights=None) -> np.ndarray:
     """
     P = _check_proba(proba)
     w = normalised_weights(weights, P.shape[0])
-    mean = np.tensordot(w, P, axes=1)
+    mean = weighted_sum(w, P)
     # KL(P_i || mean) = Σ_k P_ik log P_ik − Σ_k P_ik log mean_k; mean_k > 0 wherever P_ik > 0.
     own = xlogy(P, P).sum(axis=2)
     cross = xlogy(P, np.broadcast_to(mean, P.shape)).sum(axis=2)
-    return np.maximum(np.tensordot(w, own - cross, axes=1), 0.0)
+    return np.maximum(weighted_sum(w, own - cross), 0.0)

@@ -21,6 +21,8 @@ import numbers
 
 import numpy as np
 
+from redecorate.arithmetic import on_tie_grid
+
 __all__ = ["TIE_BREAKS", "proportional_sample", "random_sample", "top_m"]
 
 TIE_BREAKS: tuple[str, ...] = ("random", "first")
@@ -61,8 +63,13 @@ def top_m(utility, m: int, rng: np.random.Generator | None = None, *,
     all pool examples in the same leaves get the same scores. ``"first"`` takes the lowest
     positions among ties (no ``rng`` needed), which makes a selection reproducible by any
     other implementation. ``m`` larger than the pool returns the whole pool, ordered.
+
+    Two utilities tie when they are equal on the grid of
+    :func:`redecorate.arithmetic.on_tie_grid` (2^-40 of the largest magnitude): values equal
+    in exact arithmetic that rounding left a few bits apart are a tie, broken as above, not
+    an order decided by the last bit.
     """
-    u = _check_values(utility, "utilities")
+    u = on_tie_grid(_check_values(utility, "utilities"))
     m = min(_check_m(m), u.size)
     if tie_break == "random":
         order = _check_rng(rng).permutation(u.size)
@@ -87,11 +94,16 @@ def proportional_sample(scores, m: int, rng: np.random.Generator) -> np.ndarray:
     score is 0 (the committee agrees everywhere) the batch is uniform; if fewer than ``m``
     examples have a positive score, all of them are taken and the rest of the batch is
     drawn uniformly from the others. Scores must be finite and non-negative.
+
+    The scores are taken on the tie grid of :func:`redecorate.arithmetic.on_tie_grid`, as
+    :func:`top_m` takes them: a committee that agrees has a disagreement of exactly 0, and
+    the rounding residue (1e-17) its sums can leave instead must not make it "positive".
     """
     s = _check_values(scores, "scores")
     if (s < 0).any():
         raise ValueError("proportional sampling needs non-negative scores (a disagreement, "
                          "not a margin)")
+    s = on_tie_grid(s)
     m = min(_check_m(m), s.size)
     rng = _check_rng(rng)
     positive = np.flatnonzero(s > 0)

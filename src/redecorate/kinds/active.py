@@ -47,7 +47,7 @@ from redecorate.learners.cost import engine_speed, estimated_fit_seconds, estima
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
 
-__all__ = ["ACTIVE", "REPORT_VARIANTS", "SYSTEM_KEY", "ActiveSettings", "per_dataset", "report_variant", "systems_of"]
+__all__ = ["ACTIVE", "REPORT_VARIANTS", "SYSTEM_KEY", "VOTE_MARGIN_SYSTEMS", "ActiveSettings", "arithmetic_revision", "per_dataset", "report_variant", "systems_of"]
 
 SYSTEM_KEY = "system"
 """The key of an ``algorithms:`` entry naming the active-learning system of a labelled variant."""
@@ -208,6 +208,32 @@ def _system_entry(spec: ExperimentSpec, label: str) -> dict[str, Any]:
     params = dict(spec.algorithms[label])
     name = str(params.pop(SYSTEM_KEY, spec.learner_of(label)))
     return {"system": name, "params": params}
+
+
+VOTE_MARGIN_SYSTEMS = frozenset({"qbag", "qboost"})
+"""Systems that rank the pool by their members' vote margin (:data:`redecorate.active.systems.SYSTEMS`)."""
+
+
+def arithmetic_revision(entry: Mapping[str, Any]) -> int:
+    """The arithmetic revision of one system's records (:attr:`ExperimentKind.arithmetic_revision`).
+
+    Revision 1 (redecorate 1.0.0): a committee's mean distribution, its JS and KL divergences
+    and the density weights are summed in a fixed order instead of by BLAS, whose kernels
+    chose the order by CPU, and scores are compared on the tie grid
+    (:func:`redecorate.arithmetic.on_tie_grid`) by both selection rules. Every system that
+    scores the pool moved to it (reruns of committed units changed: docs/operations.md,
+    "Determinism"), except random sampling, which scores nothing, and QBag and QBoost with
+    their own vote margin and no density weights: a vote margin is a difference of sums of
+    whole votes, or of the same members' weights added in member order, which neither change
+    touches (their committed units rerun identical)."""
+    system = str(entry.get("system"))
+    params = entry.get("params") or {}
+    if system == "random":
+        return 0
+    if system in VOTE_MARGIN_SYSTEMS and params.get("score", "vote_margin") == "vote_margin" \
+            and params.get("density") is None:
+        return 0
+    return 1
 
 
 def _schedule_sizes(schedule: Mapping[str, Any] | None, pool: int) -> list[int] | None:
@@ -410,4 +436,5 @@ ACTIVE = ExperimentKind(  # fmt: skip
     key_layout=KeyLayout(points=None, algorithms="systems"), algorithms_are_learners=False,
     # Chapter 7's schedule ends each fold's batches at its own pool: lined up by batch number.
     point_alignment=lambda options: "size" if options.schedule is None else "batch",
+    arithmetic_revision=arithmetic_revision,
 )

@@ -225,6 +225,11 @@ class ExperimentKind:
         point_alignment: ``settings -> "size" | "batch"``: how the folds' curves are lined
             up in ``summary.csv`` (:data:`redecorate.stats.summary.ALIGNMENTS`); None: by
             their points ("size").
+        arithmetic_revision: ``algorithm entry -> int``: the revision of the arithmetic an
+            algorithm's records depend on, 0 for the arithmetic they were first keyed under.
+            A change of code that changes an algorithm's values raises it, which changes the
+            keys of exactly its units (:func:`redecorate.job_records.unit_key`), so records
+            of the old arithmetic are never reused for them; None: always 0.
     """
 
     name: str
@@ -245,6 +250,7 @@ class ExperimentKind:
     key_layout: KeyLayout = field(default_factory=KeyLayout)
     algorithms_are_learners: bool = True
     point_alignment: Callable[[Any], str] | None = None
+    arithmetic_revision: Callable[[Mapping[str, Any]], int] | None = None
 
     def alignment(self, spec: Any) -> str:
         """How the summary lines up the folds' curves of experiment ``spec``."""

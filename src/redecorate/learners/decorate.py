@@ -395,7 +395,7 @@ def ensemble_training_loss(proba_sum: np.ndarray, y: np.ndarray, loss: str = "er
         wrong = np.argmax(proba_sum, axis=1) != y
         if multiplicity is None:
             return float(np.mean(wrong))
-        return float(np.dot(multiplicity, wrong)) / float(np.sum(multiplicity))
+        return float(np.sum(multiplicity[wrong])) / float(np.sum(multiplicity))
     if loss == "mse":
         totals = proba_sum.sum(axis=1, keepdims=True)
         P = np.divide(proba_sum, totals, out=np.zeros_like(proba_sum), where=totals > 0)
@@ -403,7 +403,8 @@ def ensemble_training_loss(proba_sum: np.ndarray, y: np.ndarray, loss: str = "er
         per_example = np.sum(P * P, axis=1)
         if multiplicity is None:
             return float(np.mean(per_example))
-        return float(np.dot(multiplicity, per_example) / np.sum(multiplicity))
+        # numpy's own sum, not BLAS's dot: this loss accepts or rejects a member
+        return float(np.sum(multiplicity * per_example) / np.sum(multiplicity))
     raise ValueError(f"rejection_loss must be 'error' or 'mse', got {loss!r}")
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from redecorate.arithmetic import matvec
 from redecorate.learners.base import POSITIVE_INT
 from redecorate.learners.compilation import announce_compilation
 from redecorate.learners.cost import FitCost
@@ -153,7 +154,7 @@ class OnlineMLP(IncrementalClassifier, MLP):
         # w0' = w0 + sum_j w_j (b_j' - b_j) / r_j; the momentum terms are steps of the same
         # weights and move with them.
         for W in (self.W1_, self._dW1):
-            W[:, 0] += W[:, 1:] @ ((base - self.input_base_) / self.input_range_)
+            W[:, 0] += matvec(W[:, 1:], (base - self.input_base_) / self.input_range_)
             W[:, 1:] *= scale / self.input_range_
         self.input_base_, self.input_range_ = base, scale
 

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from redecorate.arithmetic import matmul, matvec
 from redecorate.report.conclusions import cell_signs, rank_correlation
 from redecorate.report.tables import fmt, markdown_table
 
@@ -150,7 +151,7 @@ def bootstrap_interval(statistic: Callable[..., float], *fold_matrices: np.ndarr
     if n < 2:
         return float("nan"), float("nan")
     weights = _replicate_weights(n, replicates, seed)
-    curves = [weights @ a for a in arrays]
+    curves = [matmul(weights, a) for a in arrays]
     if vectorized:
         values = np.asarray(statistic(*curves), dtype=np.float64)
     else:
@@ -200,7 +201,7 @@ def gm_ratio_interval(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, level: 
             if a.size < 2:
                 return float("nan"), float("nan")
             weights = _replicate_weights(a.size, replicates, seed + i)
-            logs += np.log(100.0 - weights @ a) - np.log(100.0 - weights @ b)
+            logs += np.log(100.0 - matvec(weights, a)) - np.log(100.0 - matvec(weights, b))
             value += float(np.log(100.0 - a.mean()) - np.log(100.0 - b.mean()))
         values = np.exp(logs / len(pairs))
         value = float(np.exp(value / len(pairs)))
@@ -229,7 +230,7 @@ def mean_intervals(records: pd.DataFrame, keys: Sequence[str], *, value: str = "
         if n < 2:
             rows += [(*key, np.nan, np.nan) for key, _ in groups]
             continue
-        means = np.vstack([v for _, v in groups]) @ _replicate_weights(n, replicates, seed).T
+        means = matmul(np.vstack([v for _, v in groups]), _replicate_weights(n, replicates, seed).T)
         for (key, _), replicate_means in zip(groups, means, strict=True):
             rows.append((*key, *_percentile_interval(replicate_means, replicates, level)))
     return pd.DataFrame(rows, columns=[*keys, "low", "high"])

@@ -91,9 +91,12 @@ def rank_correlation(reproduced: Iterable[float], published: Iterable[float]) ->
     rep, pub = rep[known], pub[known]
     if rep.size < 3 or np.ptp(rep) == 0 or np.ptp(pub) == 0:
         return float("nan")
-    ranks_rep = pd.Series(rep).rank().to_numpy()
-    ranks_pub = pd.Series(pub).rank().to_numpy()
-    return float(np.corrcoef(ranks_rep, ranks_pub)[0, 1])
+    x = pd.Series(rep).rank().to_numpy()
+    y = pd.Series(pub).rank().to_numpy()
+    # Pearson's r of the ranks from numpy's own sums (np.corrcoef would take BLAS's products,
+    # whose last bit depends on the kernel: redecorate.arithmetic)
+    x, y = x - x.mean(), y - y.mean()
+    return float(np.clip((x * y).sum() / np.sqrt((x * x).sum() * (y * y).sum()), -1.0, 1.0))
 
 
 def trivial_holds(sig_w: float, sig_l: float, gm_ratio: float) -> object:

@@ -29,16 +29,16 @@ the thesis's sample.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as scipy_stats
+from scipy.special import stdtr
 
 from redecorate.protocol.settings import ReportSettings
+from redecorate.report.conclusions import rank_correlation
 from redecorate.report.published import pivot_statistics, read_published
 from redecorate.report.tables import display_name, fmt, markdown_table
 from redecorate.stats.comparison import compare_algorithms
@@ -147,13 +147,17 @@ def error_reduction_observations(
 
 
 def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
-    """scipy's ρ and two-sided p; NaN (not a warning) when a side is constant or n < 3."""
+    """Spearman's ρ (:func:`redecorate.report.conclusions.rank_correlation`, average ranks of
+    ties, as ``scipy.stats.spearmanr``) and its two-sided p from Student's t with n − 2
+    degrees of freedom, as scipy gives it; NaN when a side is constant or n < 3."""
     if len(x) < 3 or x.nunique() < 2 or y.nunique() < 2:
         return math.nan, math.nan
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = scipy_stats.spearmanr(x.to_numpy(), y.to_numpy())
-    return float(result.statistic), float(result.pvalue)
+    rho = rank_correlation(x.to_numpy(), y.to_numpy())
+    n = len(x)
+    if abs(rho) >= 1.0:
+        return rho, 0.0
+    t = rho * math.sqrt((n - 2) / ((1.0 + rho) * (1.0 - rho)))
+    return rho, float(2.0 * stdtr(n - 2, -abs(t)))
 
 
 def spearman_study(
