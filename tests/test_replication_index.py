@@ -12,7 +12,6 @@ import difflib
 import json
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -25,15 +24,7 @@ from redecorate.report.replication_index import (
     summary_line,
     with_readme_block,
 )
-from redecorate.report.verdicts import (
-    EXPLAINED,
-    MINORITY_TO_DISCRIMINATE,
-    NOT_COMPARABLE,
-    ONE_SIDED,
-    OPEN,
-    REPLICATES,
-    evidence_verdict,
-)
+from redecorate.report.verdicts import NOT_COMPARABLE
 from redecorate.reproduction import Inputs, experiment_records, replication_index
 
 REPO = Path(__file__).resolve().parents[1]
@@ -155,56 +146,7 @@ def test_the_readme_block_replaces_only_what_is_between_its_markers() -> None:
         with_readme_block("no markers", block, "README.md")
 
 
-# --- verdicts --------------------------------------------------------------------------------
-
-
-def _measures(**values: object) -> dict[str, object]:
-    base = {"compared": 0, "minority": 0, "sign_agreement": np.nan, "trivial": np.nan,
-            "inside_interval": np.nan, "disagreeing": 0, "explained": 0}  # fmt: skip
-    return {**base, **values}
-
-
-def test_a_one_sided_table_that_agrees_everywhere_is_consistent_not_replicated() -> None:
-    # Every published sign positive: "always positive" scores 1.0 as well as we do, so sign
-    # agreement cannot tell a replication from the trivial prediction; the values are off.
-    one_sided = _measures(compared=10, minority=0, sign_agreement=1.0, trivial=1.0, inside_interval=0.3,
-                          disagreeing=7, explained=0)  # fmt: skip
-    assert evidence_verdict(one_sided) == ONE_SIDED
-    # Inside its intervals it does replicate.
-    assert evidence_verdict({**one_sided, "inside_interval": 0.9}) == REPLICATES
-
-
-def test_a_few_minority_cells_do_not_make_a_table_discriminate() -> None:
-    # 4 of 50 cells against the majority: beating "always positive" by all four is p = 0.0625.
-    few = _measures(compared=50, minority=MINORITY_TO_DISCRIMINATE - 1, sign_agreement=0.96, trivial=0.92,
-                    inside_interval=0.5, disagreeing=20)  # fmt: skip
-    assert evidence_verdict(few) == ONE_SIDED
-    enough = {**few, "minority": MINORITY_TO_DISCRIMINATE}
-    assert evidence_verdict(enough) == REPLICATES
-    assert evidence_verdict({**enough, "sign_agreement": 0.92}) == OPEN  # equal to trivial is not beyond it
-
-
-def test_a_table_discriminates_only_from_the_minority_a_sign_test_needs() -> None:
-    """The threshold itself, not only its use: perfect agreement beats "always positive" at
-    p < 0.05 (one-sided sign test on the cells where the two differ) from 5 minority cells
-    on, so a table with 4 is one-sided even when it agrees on every sign; a lower threshold
-    would call such a table *replicates* (Bommaganti's Table 5, 4 minority cells of 52)."""
-    needed = next(m for m in range(1, 20) if 0.5**m < 0.05)
-    assert needed == 5 and 0.5**4 > 0.05
-    for minority in range(1, needed):
-        perfect = _measures(compared=52, minority=minority, sign_agreement=1.0, trivial=1 - minority / 52,
-                            inside_interval=0.5, disagreeing=26)  # fmt: skip
-        assert evidence_verdict(perfect) == ONE_SIDED, minority
-    enough = _measures(compared=52, minority=needed, sign_agreement=1.0, trivial=1 - needed / 52,
-                       inside_interval=0.5, disagreeing=26)  # fmt: skip
-    assert evidence_verdict(enough) == REPLICATES
-
-
-def test_a_disagreement_is_explained_only_when_every_disagreeing_cell_is() -> None:
-    wrong = _measures(compared=40, minority=10, sign_agreement=0.6, trivial=0.75, disagreeing=9, explained=9)
-    assert evidence_verdict(wrong) == EXPLAINED
-    assert evidence_verdict({**wrong, "explained": 8}) == OPEN
-    assert evidence_verdict(_measures()) == NOT_COMPARABLE  # nothing to score
+# The verdict rule itself: tests/test_verdicts.py.
 
 
 # --- scale and records -------------------------------------------------------------------------

@@ -59,7 +59,8 @@ def _reduction_cells(records: pd.DataFrame, comparisons: Sequence[Mapping[str, A
         bounds = active_intervals(records, b, [a], datasets)
         for statistic in ("error_reduction", "top20_error_reduction"):
             rows = bounds[(bounds["system"] == a) & (bounds["statistic"] == statistic)].set_index("dataset")
-            mine = mine.assign(**{f"{statistic}_{end}": mine["dataset"].map(rows[end]) for end in ("low", "high")})
+            mine = mine.assign(**{f"{statistic}_{end}": mine["dataset"].map(rows[end])
+                                  for end in ("low", "high", "half_width", "df")})
         frames.append(mine)
         body = [[str(r["dataset"]),
                  (f"**{r['error_reduction']:.2f}**" if r["error_reduction_significant"] else fmt(r["error_reduction"])),
@@ -81,15 +82,18 @@ def _reduction_replication(cells: pd.DataFrame, pub: pd.DataFrame, known: pd.Dat
         match = cells[(cells["table"] == p["table"]) & (cells["dataset"] == p["dataset"])] if len(cells) else cells
         column = {"significant": "error_reduction_significant"}.get(p["statistic"], p["statistic"])
         value = float(match.iloc[0][column]) if len(match) and column in match.columns else np.nan
-        low, high = ((float(match.iloc[0][f"{column}_low"]), float(match.iloc[0][f"{column}_high"]))
-                     if len(match) and f"{column}_low" in match.columns else (np.nan, np.nan))  # fmt: skip
-        # a significance flag agrees only when equal; a reduction when inside its interval
+        low, high, half, df = ((float(match.iloc[0][f"{column}_low"]), float(match.iloc[0][f"{column}_high"]),
+                                float(match.iloc[0][f"{column}_half_width"]), float(match.iloc[0][f"{column}_df"]))
+                               if len(match) and f"{column}_low" in match.columns else (np.nan,) * 4)  # fmt: skip
+        # a significance flag agrees only when equal; a reduction when within its interval
+        bounded = np.isfinite(low) or np.isfinite(half)
         rows.append({"table": p["table"], "dataset": p["dataset"], "statistic": p["statistic"],
                      "published": float(p["value"]), "reproduced": value, "low": low, "high": high,
                      "status": cell_status(float(p["value"]), value, low, high, ran=bool(len(match)),
-                                           tolerance=PRINTED_ROUNDING if np.isfinite(low) else 0.0)})  # fmt: skip
+                                           tolerance=PRINTED_ROUNDING if bounded else 0.0, half_width=half),
+                     "half_width": half, "df": df})  # fmt: skip
     replication = pd.DataFrame(rows, columns=["table", "dataset", "statistic", "published", "reproduced",
-                                              "low", "high", "status"])  # fmt: skip
+                                              "low", "high", "status", "half_width", "df"])  # fmt: skip
     replication.insert(5, "difference", replication["reproduced"] - replication["published"])
     return with_known_disagreements(replication, known)
 

@@ -39,15 +39,18 @@ from redecorate.report.agreement import (
     bootstrap_interval,
     cell_status,
     cells_lines,
+    difference_interval,
     evidence_frame,
     explanations,
     known_disagreements_for,
+    run_spread,
     with_known_disagreements,
 )
 from redecorate.report.conclusions import comparability_lines, held_sentence, sign_agreement
 from redecorate.report.curves import (
     cells_comparability,
     common_points,
+    common_runs,
     fold_curve_pair,
     fold_errors,
     ran_datasets,
@@ -188,10 +191,14 @@ def active_intervals(records: pd.DataFrame, baseline: str, others: Sequence[str]
     rows = []
     for dataset, system, mine, base in _system_errors(records, baseline, others, datasets):
         n, e_mine, e_base = common_points(mine, base)
+        runs = common_runs(mine, base)
         for name, statistic in curve_statistics(n, baseline=system == baseline).items():
             low, high = bootstrap_interval(statistic, e_base, e_mine, vectorized=True)
-            rows.append({"dataset": dataset, "system": system, "statistic": name, "low": low, "high": high})
-    return pd.DataFrame(rows, columns=["dataset", "system", "statistic", "low", "high"])
+            sd, count = run_spread(statistic, runs, e_base, e_mine, vectorized=True)
+            half, df = difference_interval(sd, count, low=low, high=high, splits=len(runs))
+            rows.append({"dataset": dataset, "system": system, "statistic": name, "low": low, "high": high,
+                         "half_width": half, "df": df})
+    return pd.DataFrame(rows, columns=["dataset", "system", "statistic", "low", "high", "half_width", "df"])
 
 
 def system_fold_errors(records: pd.DataFrame, baseline: str, others: Sequence[str], datasets: Sequence[str]
@@ -308,16 +315,21 @@ def replication_cells(summary: pd.DataFrame, published: pd.DataFrame, tables: Se
     bounds = (intervals.set_index(["dataset", "system", "statistic"])
               if intervals is not None and len(intervals) else None)  # fmt: skip
     ran = set(zip(summary["dataset"], summary["system"], strict=True)) if len(summary) else set()
-    lows, highs, statuses = [], [], []
+    lows, highs, halves, dfs, statuses = [], [], [], [], []
     for _, cell in frame.iterrows():
         key = (cell["dataset"], cell["system"], cell["statistic"])
-        low, high = (bounds.loc[key, ["low", "high"]] if bounds is not None and key in bounds.index
-                     else (np.nan, np.nan))  # fmt: skip
+        found = bounds is not None and key in bounds.index
+        low, high = (bounds.loc[key, ["low", "high"]] if found else (np.nan, np.nan))  # fmt: skip
+        half = float(bounds.loc[key, "half_width"]) if found and "half_width" in bounds.columns else np.nan
         lows.append(float(low))
         highs.append(float(high))
+        halves.append(half)
+        dfs.append(float(bounds.loc[key, "df"]) if found and np.isfinite(half) else np.nan)
         statuses.append(cell_status(cell["published"], cell["reproduced"], float(low), float(high),
-                                    ran=(cell["dataset"], cell["system"]) in ran, tolerance=PRINTED_ROUNDING))
+                                    ran=(cell["dataset"], cell["system"]) in ran, tolerance=PRINTED_ROUNDING,
+                                    half_width=half))  # fmt: skip
     frame["low"], frame["high"], frame["status"] = lows, highs, statuses
+    frame["half_width"], frame["df"] = halves, dfs
     return frame
 
 

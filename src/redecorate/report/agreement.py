@@ -34,33 +34,47 @@ import pandas as pd
 from redecorate.arithmetic import matmul, matvec
 from redecorate.report.conclusions import cell_signs, rank_correlation
 from redecorate.report.tables import fmt, markdown_table
+from redecorate.stats import replication_tests
 
 __all__ = [
     "AGREES",
     "BOOTSTRAP_LEVEL",
     "CELL_STATUSES",
     "DISAGREES",
+    "EQUIVALENCE_MARGIN",
     "EVIDENCE_COLUMNS",
+    "MIN_SPREAD_RUNS",
     "NEVER_REACHED",
     "NOT_RUN",
     "PRINTED_ROUNDING",
     "REPRODUCED",
+    "SIG_CORRECTED",
+    "SIG_PAIRED",
     "agreement_lines",
     "agreement_measures",
     "bootstrap_interval",
     "cell_status",
     "cells_lines",
+    "difference_interval",
     "disagreeing",
     "evidence_frame",
     "explanations",
     "gm_ratio_interval",
+    "gm_ratio_run_spread",
     "known_disagreement_lines",
     "known_disagreements_for",
     "mean_intervals",
     "printed_cells",
+    "run_spread",
+    "run_spreads",
+    "sign_evidence",
+    "significance_held",
+    "significance_rows",
     "signed_differences",
     "table_agreement",
+    "value_evidence",
     "with_agreement_section",
+    "with_difference_intervals",
     "with_known_disagreements",
 ]
 
@@ -208,6 +222,30 @@ def gm_ratio_interval(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, level: 
     return _centred(*_percentile_interval(values, replicates, level), values, value)
 
 
+def gm_ratio_run_spread(pairs: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[float, int]:
+    """(standard deviation over runs, runs) of the GM error ratio of
+    :func:`gm_ratio_interval`, each run's ratio from its own folds' means. ``pairs``: per
+    dataset, A's and B's accuracies of the same splits and each split's run. Only the runs
+    every dataset has count."""
+    if not pairs:
+        return float("nan"), 0
+    runs = sorted(set.intersection(*(set(np.asarray(r).tolist()) for _, _, r in pairs)))
+    values = []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for run in runs:
+            logs = 0.0
+            for a, b, r in pairs:
+                mine = np.asarray(r) == run
+                logs += float(np.log(100.0 - np.asarray(a, dtype=np.float64)[mine].mean())
+                              - np.log(100.0 - np.asarray(b, dtype=np.float64)[mine].mean()))
+            value = float(np.exp(logs / len(pairs)))
+            if np.isfinite(value):
+                values.append(value)
+    if len(values) < 2:
+        return float("nan"), len(values)
+    return float(np.std(np.asarray(values), ddof=1)), len(values)
+
+
 def mean_intervals(records: pd.DataFrame, keys: Sequence[str], *, value: str = "value",
                    level: float = BOOTSTRAP_LEVEL, replicates: int = BOOTSTRAP_REPLICATES,
                    seed: int = 0) -> pd.DataFrame:
@@ -221,6 +259,7 @@ def mean_intervals(records: pd.DataFrame, keys: Sequence[str], *, value: str = "
     same number of splits are one matrix product. Columns: ``keys``, ``low``, ``high``.
     """
     splits = records.groupby([*keys, "run", "fold"], sort=True, observed=True)[value].mean()
+    spread = run_spreads(splits, keys)
     rows: list[tuple[object, ...]] = []
     matrices: dict[int, list[tuple[tuple[object, ...], np.ndarray]]] = {}
     for key, values in splits.groupby(level=list(range(len(keys))), sort=True):
@@ -233,18 +272,92 @@ def mean_intervals(records: pd.DataFrame, keys: Sequence[str], *, value: str = "
         means = matmul(np.vstack([v for _, v in groups]), _replicate_weights(n, replicates, seed).T)
         for (key, _), replicate_means in zip(groups, means, strict=True):
             rows.append((*key, *_percentile_interval(replicate_means, replicates, level)))
-    return pd.DataFrame(rows, columns=[*keys, "low", "high"])
+    out = pd.DataFrame(rows, columns=[*keys, "low", "high"])
+    counts = splits.groupby(level=list(keys), sort=True, observed=True).size().rename("splits").reset_index()
+    if not len(out):
+        return out.assign(run_sd=np.nan, runs=0, splits=0)
+    return out.merge(spread, on=list(keys), how="left").merge(counts, on=list(keys), how="left")
+
+
+def run_spreads(splits: pd.Series, keys: Sequence[str]) -> pd.DataFrame:
+    """Per group of ``keys``: the standard deviation over runs of the group's per-run mean
+    (``run_sd``, ddof = 1; NaN with one run) and the number of runs (``runs``).
+
+    ``splits``: one value per (*keys, run, fold). A run is one whole k-fold cross-validation,
+    so its mean is an estimate of the cell as the source made it, once; the spread of such
+    estimates is what makes a published mean and ours differ (:func:`difference_half_width`).
+    The folds of a run are not independent (their training sets overlap), which is why a
+    bootstrap over runs × folds gives intervals too narrow for that question."""
+    per_run = splits.groupby(level=[*keys, "run"], sort=True, observed=True).mean()
+    grouped = per_run.groupby(level=list(keys), sort=True, observed=True)
+    out = pd.DataFrame({"run_sd": grouped.std(ddof=1), "runs": grouped.count()}).reset_index()
+    return out
+
+
+def run_spread(statistic: Callable[..., float], runs: Sequence[object] | np.ndarray, *fold_matrices: np.ndarray,
+               vectorized: bool = False) -> tuple[float, int]:
+    """(standard deviation over runs, number of runs) of a statistic of mean curves, each run's
+    value computed from the mean curves of its own folds (the rows of ``fold_matrices`` whose
+    ``runs`` label is that run), as :func:`bootstrap_interval` computes it from a replicate's.
+    Runs whose value is undefined (NaN) are left out; NaN spread with fewer than two."""
+    labels = np.asarray(runs)
+    values = []
+    for run in sorted(set(labels.tolist())):
+        rows = labels == run
+        means = [np.asarray(m, dtype=np.float64)[rows].mean(axis=0) for m in fold_matrices]
+        value = (float(np.asarray(statistic(*(m[None, :] for m in means)), dtype=np.float64)[0]) if vectorized
+                 else float(statistic(*means)))  # fmt: skip
+        if np.isfinite(value):
+            values.append(value)
+    if len(values) < 2:
+        return float("nan"), len(values)
+    return float(np.std(np.asarray(values), ddof=1)), len(values)
+
+
+MIN_SPREAD_RUNS = 3
+"""From this many runs on, a cell's standard error is estimated from the spread of its runs;
+below (chapter 6's protocol has two runs: one degree of freedom), from the splits."""
+
+
+def difference_interval(run_sd: float, runs: int, *, low: float = float("nan"), high: float = float("nan"),
+                        splits: int = 0, level: float = BOOTSTRAP_LEVEL) -> tuple[float, float]:
+    """(half-width, degrees of freedom) of the ``level`` interval of reproduced − published,
+    two independent estimates of one cell: ``t · √(se_rep² + se_pub²)``.
+
+    The sources print no standard errors; the published value is an estimate by the same
+    protocol (as many runs of the same cross-validation), so its error is taken to be ours,
+    se_pub = se_rep. With at least :data:`MIN_SPREAD_RUNS` runs, se_rep = run_sd / √runs,
+    the spread of the runs' own estimates, and Student's t on runs − 1 degrees of freedom.
+    With fewer, the spread of two runs is an estimate on one degree of freedom, so se_rep is
+    taken from the paired bootstrap over the ``splits`` runs × folds (the interval ``low``,
+    ``high``: its standard error (high − low) / 3.92) inflated by Nadeau & Bengio's
+    √(1 + J · n_test / n_train) = √(1 + J / (k − 1)) for the overlap of the folds' training
+    sets (J splits, k folds per run), on J − 1 degrees of freedom. (NaN, NaN) when neither
+    can be computed."""
+    if runs >= MIN_SPREAD_RUNS and np.isfinite(run_sd):
+        se = run_sd / np.sqrt(runs)
+        return replication_tests.difference_half_width(se, se, runs - 1, level), float(runs - 1)
+    folds = splits / runs if runs >= 1 else 0
+    if np.isfinite(low) and np.isfinite(high) and splits >= 2 and folds >= 2:
+        se = (high - low) / (2.0 * replication_tests.t_quantile(0.5 + level / 2.0, np.inf)) \
+            * np.sqrt(1.0 + splits / (folds - 1.0))
+        return replication_tests.difference_half_width(se, se, splits - 1, level), float(splits - 1)
+    return float("nan"), float("nan")
 
 
 def cell_status(published: float, reproduced: float, low: float, high: float, *, ran: bool,
-                tolerance: float = 0.0) -> str:
+                tolerance: float = 0.0, half_width: float = float("nan")) -> str:
     """One of :data:`CELL_STATUSES` for a published cell.
 
     ``ran`` says whether the system has records for the dataset; a NaN ``reproduced`` of a
-    system that ran is a target it never reached. A published value is inside the interval
-    when ``low - tolerance ≤ published ≤ high + tolerance`` (``tolerance`` absorbs the
-    printed rounding, e.g. 0.005 for two decimals). Without an interval (NaN bounds: too few
-    folds) the cell agrees only if it equals the published value within ``tolerance``.
+    system that ran is a target it never reached. With a ``half_width`` of the interval of
+    the difference of two independent estimates (:func:`difference_half_width`), a cell
+    agrees when ``|published − reproduced| ≤ half_width + tolerance``: the test of a
+    published mean that is itself noisy. Without one (a single run: no run-to-run spread),
+    a published value agrees when ``low - tolerance ≤ published ≤ high + tolerance``, inside
+    the reproduced mean's own interval (``tolerance`` absorbs the printed rounding, e.g.
+    0.005 for two decimals); without either, only if it equals the reproduced value within
+    ``tolerance``.
     """
     if not ran:
         return NOT_RUN
@@ -253,7 +366,9 @@ def cell_status(published: float, reproduced: float, low: float, high: float, *,
     if published is None or not np.isfinite(published):
         # the source's "-" (never reached) against a value we did reach
         return DISAGREES
-    if np.isfinite(low) and np.isfinite(high):
+    if np.isfinite(half_width):
+        inside = abs(published - reproduced) <= half_width + tolerance
+    elif np.isfinite(low) and np.isfinite(high):
         inside = low - tolerance <= published <= high + tolerance
     else:
         inside = abs(published - reproduced) <= tolerance
@@ -287,7 +402,7 @@ def with_known_disagreements(cells: pd.DataFrame, known: pd.DataFrame, *, system
 
 EVIDENCE_COLUMNS: tuple[str, ...] = (
     "table", "dataset", "system", "point", "statistic", "published", "reproduced", "low", "high",
-    "status", "explanation", "printed", "signed",
+    "status", "explanation", "printed", "signed", "half_width", "df", "rounding",
 )  # fmt: skip
 """The one layout of every report's cells (:func:`evidence_frame`):
 
@@ -302,7 +417,11 @@ EVIDENCE_COLUMNS: tuple[str, ...] = (
 * ``printed``: a number the source prints (scored by the inside share, the median |difference|
   and drawn in the replication report's scatter); ``signed``: a comparison whose sign says which
   side is ahead (scored by sign agreement and Spearman's correlation). A printed reduction is
-  both; the difference of two printed accuracies is signed only.
+  both; the difference of two printed accuracies is signed only;
+* ``half_width`` and ``df``: the 95 % half-width of the interval of reproduced − published
+  (:func:`difference_half_width`) and the degrees of freedom of its standard errors (NaN where
+  the cell has no run-to-run spread: a single run, a count); ``rounding``: half the printed
+  last digit, counted as inside.
 """
 
 
@@ -316,8 +435,9 @@ def evidence_frame(rows: pd.DataFrame | Iterable[Mapping[str, object]]) -> pd.Da
                              else "" if column in ("table", "dataset", "system", "statistic", "status", "explanation")
                              else np.nan)  # fmt: skip
     frame = frame[list(EVIDENCE_COLUMNS)].reset_index(drop=True)
-    for column in ("published", "reproduced", "low", "high", "point"):
+    for column in ("published", "reproduced", "low", "high", "point", "half_width", "df", "rounding"):
         frame[column] = pd.to_numeric(frame[column], errors="coerce").astype(float)
+    frame["rounding"] = frame["rounding"].fillna(PRINTED_ROUNDING)
     for column in ("table", "dataset", "system", "statistic", "status", "explanation"):
         frame[column] = frame[column].fillna("").astype(str)
     for column in ("printed", "signed"):
@@ -337,9 +457,30 @@ def printed_cells(cells: pd.DataFrame, intervals: pd.DataFrame, keys: Sequence[s
     cells = cells.assign(_ran=cells["reproduced"].notna() if ran is None else ran.astype(bool))
     out = (cells.merge(intervals, on=list(keys), how="left") if len(intervals)
            else cells.assign(low=np.nan, high=np.nan))  # fmt: skip
-    out["status"] = [cell_status(p, r, lo, hi, ran=bool(k), tolerance=tolerance) for p, r, lo, hi, k in
-                     zip(out["published"], out["reproduced"], out["low"], out["high"], out["_ran"], strict=True)]  # fmt: skip
-    return out.drop(columns="_ran").assign(printed=True, signed=signed)
+    out = with_difference_intervals(out)
+    out["status"] = [cell_status(p, r, lo, hi, ran=bool(k), tolerance=tolerance, half_width=h)
+                     for p, r, lo, hi, k, h in zip(out["published"], out["reproduced"], out["low"], out["high"],
+                                                   out["_ran"], out["half_width"], strict=True)]  # fmt: skip
+    return out.drop(columns="_ran").assign(printed=True, signed=signed, rounding=tolerance)
+
+
+def with_difference_intervals(cells: pd.DataFrame) -> pd.DataFrame:
+    """``cells`` with ``half_width`` and ``df`` of the difference interval computed from their
+    ``run_sd``, ``runs``, ``splits`` and bootstrap interval (:func:`difference_interval`; NaN
+    where they are missing)."""
+    out = cells.copy()
+
+    def column(name: str, default: float) -> pd.Series:
+        values = out[name] if name in out.columns else pd.Series(default, index=out.index)
+        return pd.to_numeric(values, errors="coerce").astype(float)
+
+    sd, runs, splits = column("run_sd", np.nan), column("runs", 0).fillna(0), column("splits", 0).fillna(0)
+    low, high = column("low", np.nan), column("high", np.nan)
+    found = [difference_interval(float(d), int(r), low=float(lo), high=float(hi), splits=int(n))
+             for d, r, lo, hi, n in zip(sd, runs, low, high, splits, strict=True)]
+    out["half_width"] = [h for h, _ in found]
+    out["df"] = [f for _, f in found]
+    return out
 
 
 def signed_differences(cells: pd.DataFrame, pairs: Iterable[tuple[str, str, str]], *,
@@ -366,12 +507,57 @@ def signed_differences(cells: pd.DataFrame, pairs: Iterable[tuple[str, str, str]
     return evidence_frame(rows)
 
 
+SIG_PAIRED = "sig_w - sig_l"
+"""The statistic of a Sig. W − L row under the thesis's paired t-test."""
+SIG_CORRECTED = "sig_w - sig_l (corrected t-test)"
+"""The same conclusion under the corrected resampled t-test (Nadeau & Bengio), which the
+thesis does not use: an evidence row that no measure scores, read by :func:`significance_held`."""
+
+
+def significance_rows(conclusions: pd.DataFrame, *, scored: bool) -> pd.DataFrame:
+    """Evidence rows of each published Sig. W/D/L conclusion (a row of
+    :func:`redecorate.report.replication.check_conclusions`): W − L published beside ours
+    under the paired t-test (:data:`SIG_PAIRED`, signed when ``scored``) and under the
+    corrected test (:data:`SIG_CORRECTED`, never scored)."""
+    def w_minus_l(wdl: object) -> float:
+        if not isinstance(wdl, str) or not wdl:
+            return np.nan
+        w, _, l_ = (int(v) for v in wdl.split("/"))
+        return float(w - l_)
+
+    rows = []
+    for r in conclusions.itertuples():
+        published = w_minus_l(r.published_sig_wdl)
+        if not np.isfinite(published):
+            continue
+        key = {"table": r.table, "system": r.comparison, "point": r.point}
+        rows += [{**key, "statistic": SIG_PAIRED, "published": published,
+                  "reproduced": w_minus_l(r.reproduced_sig_wdl), "signed": scored},
+                 {**key, "statistic": SIG_CORRECTED, "published": published,
+                  "reproduced": w_minus_l(getattr(r, "reproduced_sig_wdl_corrected", ""))}]  # fmt: skip
+    return evidence_frame(rows)
+
+
+def significance_held(evidence: pd.DataFrame) -> str:
+    """"k of n; k' of n": the published Sig. W − L sides held under the thesis's paired
+    t-test and under the corrected resampled t-test ("–" for a table without them)."""
+    parts = []
+    for statistic in (SIG_PAIRED, SIG_CORRECTED):
+        rows = evidence[(evidence["statistic"] == statistic) & evidence["published"].notna()
+                        & evidence["reproduced"].notna()]  # fmt: skip
+        if rows.empty:
+            return "–"
+        held = int((cell_signs(rows["published"]) == cell_signs(rows["reproduced"])).sum())
+        parts.append(f"{held} of {len(rows)}")
+    return "; ".join(parts)
+
+
 def disagreeing(evidence: pd.DataFrame) -> pd.Series:
     """Which evidence rows disagree with the source: a printed cell outside its interval (or
     never reaching a target the source reached), or a signed cell whose sign is not the
     published one. A printed cell without an interval (a count, a pooled correlation) cannot
     be judged outside one and disagrees only through its sign."""
-    bounded = evidence["low"].notna() & evidence["high"].notna()
+    bounded = (evidence["low"].notna() & evidence["high"].notna()) | evidence["half_width"].notna()
     printed = evidence["printed"] & (((evidence["status"] == DISAGREES) & bounded)
                                      | (evidence["status"] == NEVER_REACHED))
     both = evidence["published"].notna() & evidence["reproduced"].notna()
@@ -388,34 +574,93 @@ def known_disagreements_for(published_paths: Sequence[str | os.PathLike[str]]) -
     return read_disagreements(paths[0].parent / DISAGREEMENTS_FILE if paths else None)
 
 
+def sign_evidence(signed: pd.DataFrame) -> dict[str, object]:
+    """The signed cells against the trivial prediction, as the verdict tests them.
+
+    The trivial prediction is the best constant one given the *published* signs ("always
+    positive" when at least as many published values are positive as negative, else "always
+    negative"), so it needs no record at all. ``trivial``: its share of cells right;
+    ``minority``: the cells it must miss; ``better`` / ``worse``: the cells the reproduction
+    gets right and it wrong, and the reverse; ``sign_p``: the one-sided exact McNemar test of
+    those (:func:`redecorate.stats.replication_tests.mcnemar_exact`), and ``worse_p`` the same
+    test the other way (the reproduction significantly *worse* than the trivial prediction: its
+    signs contradict the source's beyond chance); ``cluster_p``: the same
+    comparison with every dataset's cells flipped together
+    (:func:`~redecorate.stats.replication_tests.cluster_sign_flip`; a row over all datasets
+    is a cluster of its own)."""
+    pub, rep = cell_signs(signed["published"]), cell_signs(signed["reproduced"])
+    n = len(signed)
+    if n == 0:
+        return {"compared": 0, "sign_agreement": np.nan, "trivial": np.nan, "minority": 0, "better": 0,
+                "worse": 0, "sign_p": np.nan, "worse_p": np.nan, "cluster_p": np.nan}
+    majority = 1.0 if (pub > 0).sum() >= (pub < 0).sum() else -1.0
+    right, trivial_right = pub == rep, pub == majority
+    clusters = [d if d else f"\x00row{i}" for i, d in enumerate(signed["dataset"].astype(str))]
+    by_cluster: dict[str, int] = {}
+    for cluster, mine, theirs in zip(clusters, right, trivial_right, strict=True):
+        by_cluster[cluster] = by_cluster.get(cluster, 0) + int(mine) - int(theirs)
+    better, worse = int((right & ~trivial_right).sum()), int((~right & trivial_right).sum())
+    return {"compared": n, "sign_agreement": float(right.mean()), "trivial": float(trivial_right.mean()),
+            "minority": int(n - trivial_right.sum()), "better": better, "worse": worse,
+            "sign_p": replication_tests.mcnemar_exact(better, worse),
+            "worse_p": replication_tests.mcnemar_exact(worse, better),
+            "cluster_p": replication_tests.cluster_sign_flip([by_cluster[c] for c in sorted(by_cluster)])}
+
+
+EQUIVALENCE_MARGIN = 1.0
+"""The margin of the equivalence test (TOST) the report states: one percentage point."""
+
+
+def value_evidence(printed: pd.DataFrame) -> dict[str, object]:
+    """The printed cells against the interval of the difference of two noisy estimates.
+
+    ``value_cells``: reproduced cells with a difference interval (a run-to-run spread);
+    ``value_share``: the share of them whose published value lies within ``half_width`` (plus
+    the printed rounding) of ours; ``median_half_width``; and the equivalence test at
+    ±:data:`EQUIVALENCE_MARGIN` (two one-sided tests at 5 %, i.e. the 90 % interval of the
+    difference inside the margin): ``equivalence_possible``, the share of cells whose 90 %
+    half-width is below the margin, so that equivalence could be shown at all, and
+    ``equivalence_shown``, the share where it is."""
+    scored = printed[printed["status"].isin(REPRODUCED) & printed["half_width"].notna()
+                     & printed["published"].notna() & printed["reproduced"].notna()]  # fmt: skip
+    if scored.empty:
+        return {"value_cells": 0, "value_share": np.nan, "median_half_width": np.nan,
+                "equivalence_possible": np.nan, "equivalence_shown": np.nan}
+    gap = (scored["reproduced"] - scored["published"]).abs()
+    inside = gap <= scored["half_width"] + scored["rounding"]
+    ratio = np.array([replication_tests.t_quantile(0.95, d) / replication_tests.t_quantile(0.975, d)
+                      for d in scored["df"]])
+    half90 = scored["half_width"].to_numpy() * ratio
+    return {"value_cells": len(scored), "value_share": float(inside.mean()),
+            "median_half_width": float(scored["half_width"].median()),
+            "equivalence_possible": float((half90 < EQUIVALENCE_MARGIN).mean()),
+            "equivalence_shown": float((gap.to_numpy() + half90 < EQUIVALENCE_MARGIN).mean())}
+
+
 def agreement_measures(evidence: pd.DataFrame) -> dict[str, object]:
     """The measures every report gives, of one group of evidence rows (:data:`EVIDENCE_COLUMNS`).
 
     Of the printed cells: ``cells`` (published), ``reproduced`` (with a value),
     ``median_abs_difference`` and ``inside_interval`` (share of the reproduced cells *with an
-    interval* whose published value lies inside it; a cell that never reached its target has
-    no value and does not count). Of the signed cells: ``compared`` (both values known),
-    ``sign_agreement`` (share with the published sign), ``trivial`` (what the best constant
-    prediction, "always positive" or "always negative", scores on the same cells),
-    ``minority`` (the cells that prediction misses) and ``spearman`` (published vs reproduced
-    values). ``disagreeing`` and ``explained``: rows that disagree (:func:`disagreeing`), and
-    those of them a known disagreement covers. Then the count of printed cells per status.
+    interval* whose status is *agrees*: within the difference interval where the cell has
+    one, else inside our mean's interval; a cell that never reached its target has no value
+    and does not count), and :func:`value_evidence`. Of the signed cells:
+    :func:`sign_evidence` and ``spearman`` (published vs reproduced values, pair by pair).
+    ``disagreeing`` and ``explained``: rows that disagree (:func:`disagreeing`), and those of
+    them a known disagreement covers. Then the count of printed cells per status.
     """
     group = evidence_frame(evidence)
     printed = group[group["printed"]]
     done = printed[printed["status"].isin(REPRODUCED)]
-    bounded = done[done["low"].notna() & done["high"].notna()]
+    bounded = done[(done["low"].notna() & done["high"].notna()) | done["half_width"].notna()]
     signed = group[group["signed"] & group["published"].notna() & group["reproduced"].notna()]
-    pub, rep = cell_signs(signed["published"]), cell_signs(signed["reproduced"])
     wrong = group[disagreeing(group)]
     measures: dict[str, object] = {
         "cells": len(printed), "reproduced": len(done),
         "median_abs_difference": float((done["reproduced"] - done["published"]).abs().median()) if len(done) else np.nan,
         "inside_interval": float((bounded["status"] == AGREES).mean()) if len(bounded) else np.nan,
-        "compared": len(signed),
-        "sign_agreement": float((pub == rep).mean()) if len(signed) else np.nan,
-        "trivial": float(max((pub > 0).mean(), (pub < 0).mean())) if len(signed) else np.nan,
-        "minority": int(len(signed) - max((pub > 0).sum(), (pub < 0).sum())),
+        **value_evidence(printed),
+        **sign_evidence(signed),
         "spearman": rank_correlation(signed["reproduced"], signed["published"]),
         "disagreeing": len(wrong), "explained": int((wrong["explanation"] != "").sum()),
     }  # fmt: skip
@@ -435,13 +680,15 @@ def table_agreement(evidence: pd.DataFrame, *, by: Sequence[str] = ("table",)) -
 
 
 AGREEMENT_LEGEND = (
-    "*Median |diff.|*: of the printed cells reproduced; *inside*: share of them whose published "
-    "value lies inside the reproduced 95 % interval (paired bootstrap over runs × folds; fewer "
-    "folds, wider intervals); *sign* / *trivial*: share of the signed cells (reductions, "
-    "differences between two systems) with the published sign, and what the best constant "
-    "prediction (always positive, or always negative) scores on them; *Spearman*: rank "
-    "correlation of their published and reproduced values. Then the count of printed cells per "
-    "status.")
+    "*Median |diff.|*: of the printed cells reproduced; *within*: share of them whose published "
+    "value lies within the 95 % interval of the difference of two independent estimates of the cell "
+    "(ours and the source's, both standard errors from the spread of our runs; docs/experiments.md, "
+    "\"How agreement is judged\"), and how many have one; *sign* / *trivial*: share of the signed cells "
+    "(reductions, differences between two systems) with the published sign, and what the best constant "
+    "prediction (always positive, or always negative) scores on them; *p*: the one-sided exact McNemar "
+    "test of the reproduction against that prediction, and *clustered p* the same with every dataset's "
+    "cells flipped together; *Spearman*: rank correlation of their published and reproduced values. Then "
+    "the count of printed cells per status.")
 """What the columns of every "Agreement per table" section mean."""
 
 
@@ -449,24 +696,31 @@ def agreement_lines(evidence: pd.DataFrame, *, by: Sequence[str] = ("table", "st
     """Markdown: the measures of :func:`table_agreement` per group, with their legend.
 
     The counts of a report's cells mean little alone, so every row sets the share of
-    published values inside the reproduced 95 % interval beside per-cell sign agreement, what
-    the trivial prediction scores, and the rank correlation.
+    published values within the difference interval beside per-cell sign agreement, what
+    the trivial prediction scores, the test of the difference, and the rank correlation.
     """
-    summary = table_agreement(evidence, by=by)
+    frame = evidence_frame(evidence)
+    summary = table_agreement(frame[frame["printed"] | frame["signed"]], by=by)
     if summary.empty:
         return []
+
+    def p(value: object) -> str:
+        v = float(value)  # type: ignore[arg-type]
+        return "–" if not np.isfinite(v) else ("<0.001" if v < 0.001 else f"{v:.3f}")
+
     body = [[*(str(r[k]) for k in by), str(r["cells"]), str(r["reproduced"]), fmt(r["median_abs_difference"]),
-             fmt(r["inside_interval"]), str(r["compared"]), fmt(r["sign_agreement"]), fmt(r["trivial"]),
-             fmt(r["spearman"]), *(str(r[s]) for s in CELL_STATUSES)] for _, r in summary.iterrows()]  # fmt: skip
+             f"{fmt(r['value_share'])} ({r['value_cells']})", str(r["compared"]), fmt(r["sign_agreement"]),
+             fmt(r["trivial"]), p(r["sign_p"]), p(r["cluster_p"]), fmt(r["spearman"]),
+             *(str(r[s]) for s in CELL_STATUSES)] for _, r in summary.iterrows()]  # fmt: skip
     lines = ["## Agreement per table", "", AGREEMENT_LEGEND, "",
-             markdown_table([*(k.capitalize() for k in by), "Cells", "Reproduced", "Median |diff.|", "Inside",
-                             "Signed", "Sign", "Trivial", "Spearman", *(s.capitalize() for s in CELL_STATUSES)],
-                            body), ""]  # fmt: skip
+             markdown_table([*(k.capitalize() for k in by), "Cells", "Reproduced", "Median |diff.|", "Within (n)",
+                             "Signed", "Sign", "Trivial", "p", "Clustered p", "Spearman",
+                             *(s.capitalize() for s in CELL_STATUSES)], body), ""]  # fmt: skip
     notes = known_disagreement_lines(evidence)
     if notes:
         lines += ["## Known disagreements", "",
                   f"{int(summary['explained'].sum())} of the {int(summary['disagreeing'].sum())} disagreeing "
-                  "cells (a printed value outside the reproduced interval, or a signed cell against the "
+                  "cells (a printed value outside its interval, or a signed cell against the "
                   "published sign) have a recorded cause (`config/published/known_disagreements.tsv`, each with "
                   "its evidence):", "", *notes, ""]  # fmt: skip
     return lines

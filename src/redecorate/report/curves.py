@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from redecorate.protocol.settings import ReportSettings
 
 __all__ = [
-    "ALIGNMENTS", "ALPHA", "cells_comparability", "common_points",
+    "ALIGNMENTS", "ALPHA", "cells_comparability", "common_points", "common_runs",
     "fold_curve_pair", "fold_errors", "fold_values", "ran_datasets", "with_records", "significant_reduction",
     "wdl_comparability",
 ]
@@ -73,6 +73,12 @@ def common_points(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndar
     if not columns:
         raise ValueError("the two systems' curves share no labeled-set size")
     return np.asarray(columns, dtype=np.int64), a[columns].to_numpy(), b[columns].to_numpy()
+
+
+def common_runs(a: pd.DataFrame, b: pd.DataFrame) -> np.ndarray:
+    """The run of each row :func:`common_points` returns, in its order: what a statistic's
+    spread over runs is computed from (:func:`redecorate.report.agreement.run_spread`)."""
+    return np.asarray(a.index.intersection(b.index).get_level_values("run"))
 
 
 def fold_curve_pair(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

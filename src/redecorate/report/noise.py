@@ -32,6 +32,7 @@ from redecorate.report.agreement import (
     mean_intervals,
     printed_cells,
     signed_differences,
+    significance_rows,
     with_agreement_section,
 )
 from redecorate.report.conclusions import (
@@ -343,6 +344,10 @@ def noise_conclusions(
                 f"{int(r['sig_wins'])}/{int(r['sig_draws'])}/{int(r['sig_losses'])}"
                 if r is not None else ""
             )
+            row["reproduced_sig_wdl_corrected"] = (
+                f"{int(r['sig_corrected_wins'])}/{int(r['sig_corrected_draws'])}/{int(r['sig_corrected_losses'])}"
+                if r is not None and pd.notna(r.get("sig_corrected_wins")) else ""
+            )
             row["reproduced_gm"] = float(r["gm_error_ratio"]) if r is not None else np.nan
             known = q is not None and all(pd.notna(q.get(k)) for k in ("sig_w", "sig_d", "sig_l"))
             row["published_sig_wdl"] = (
@@ -527,7 +532,10 @@ def _evidence(records: pd.DataFrame, tables: Sequence[NoiseComparisonTable], rep
     printed = evidence_frame(printed_cells(cells, intervals.rename(columns={"algorithm": "system"}),
                                            ["dataset", "system", "point"]))  # fmt: skip
     pairs = [(t.table_number or "", t.baseline, t.other) for t in tables]
-    return evidence_frame(pd.concat([printed, signed_differences(printed, pairs)], ignore_index=True))
+    published_summary = load_published(list(settings.published))[1]
+    conclusions = noise_conclusions(tables, replication, published_summary).rename(columns={"noise": "point"})
+    return evidence_frame(pd.concat([printed, signed_differences(printed, pairs),
+                                     significance_rows(conclusions, scored=False)], ignore_index=True))
 
 
 def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:

@@ -19,12 +19,15 @@ import pandas as pd
 from redecorate.report.agreement import (
     NOT_RUN,
     cell_status,
+    difference_interval,
     evidence_frame,
     explanations,
     gm_ratio_interval,
+    gm_ratio_run_spread,
     mean_intervals,
     printed_cells,
     signed_differences,
+    significance_rows,
     with_agreement_section,
 )
 from redecorate.report.analyses import analyses_evidence, run_analyses
@@ -94,22 +97,15 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
     return replace(report, markdown=with_agreement_section(report.markdown, evidence(records, settings)))
 
 
-def _counts(wdl: str) -> float:
-    """W − L of a printed "w/d/l" (NaN when empty)."""
-    if not wdl:
-        return np.nan
-    w, _, l_ = (int(v) for v in wdl.split("/"))
-    return float(w - l_)
-
-
 GM_ROUNDING = 0.00005
 """Half a unit of the GM error ratios' last printed digit (four decimals)."""
 
 
-def _gm_interval(accuracy: pd.Series, a: str, b: str, point: float) -> tuple[float, float]:
+def _gm_interval(accuracy: pd.Series, a: str, b: str, point: float) -> tuple[float, float, float, float]:
     """:func:`~redecorate.report.agreement.gm_ratio_interval` of A over B at ``point``, over
-    the datasets where both ran (as the reproduced ratio is); ``accuracy``: the mean accuracy
-    per (algorithm, dataset, point, run, fold)."""
+    the datasets where both ran (as the reproduced ratio is), and the half-width and degrees
+    of freedom of its difference interval (:func:`~redecorate.report.agreement.gm_ratio_run_spread`);
+    ``accuracy``: the mean accuracy per (algorithm, dataset, point, run, fold)."""
     pairs = []
     for dataset in sorted(set(accuracy.index.get_level_values("dataset"))):
         try:
@@ -118,8 +114,12 @@ def _gm_interval(accuracy: pd.Series, a: str, b: str, point: float) -> tuple[flo
             continue
         both = pd.concat([mine, theirs], axis=1, join="inner")
         if len(both):
-            pairs.append((both.iloc[:, 0].to_numpy(), both.iloc[:, 1].to_numpy()))
-    return gm_ratio_interval(pairs)
+            pairs.append((both.iloc[:, 0].to_numpy(), both.iloc[:, 1].to_numpy(),
+                          both.index.get_level_values("run").to_numpy()))
+    low, high = gm_ratio_interval([(x, y) for x, y, _ in pairs])
+    sd, runs = gm_ratio_run_spread(pairs)
+    half, df = difference_interval(sd, runs, low=low, high=high, splits=min((len(x) for x, _, _ in pairs), default=0))
+    return low, high, half, df
 
 
 def _summary_evidence(conclusions: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
@@ -133,15 +133,16 @@ def _summary_evidence(conclusions: pd.DataFrame, records: pd.DataFrame) -> pd.Da
     for r in conclusions.itertuples():
         ran = r.status != NOT_RUN
         key = {"table": r.table, "system": r.comparison, "point": r.point, "status": "" if ran else NOT_RUN}
-        low, high = _gm_interval(accuracy, r.baseline, r.other, float(r.point)) if ran else (np.nan, np.nan)
-        status = cell_status(r.published_gm, r.reproduced_gm, low, high, ran=ran, tolerance=GM_ROUNDING)
+        low, high, half, df = _gm_interval(accuracy, r.baseline, r.other, float(r.point)) if ran else (np.nan,) * 4
+        status = cell_status(r.published_gm, r.reproduced_gm, low, high, ran=ran, tolerance=GM_ROUNDING,
+                             half_width=half)
         rows += [{**key, "statistic": "gm_ratio", "published": r.published_gm, "reproduced": r.reproduced_gm,
-                  "low": low, "high": high, "status": status, "printed": True},
-                 {**key, "statistic": "sig_w - sig_l", "published": _counts(r.published_sig_wdl),
-                  "reproduced": _counts(r.reproduced_sig_wdl), "signed": True},
+                  "low": low, "high": high, "status": status, "printed": True, "half_width": half, "df": df,
+                  "rounding": GM_ROUNDING},
                  {**key, "statistic": "1 - gm_ratio", "published": 1.0 - r.published_gm,
                   "reproduced": 1.0 - r.reproduced_gm, "signed": True}]  # fmt: skip
-    return evidence_frame(rows)
+    return evidence_frame(pd.concat([evidence_frame(rows), significance_rows(conclusions, scored=True)],
+                                    ignore_index=True))
 
 
 def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
@@ -183,10 +184,14 @@ def evidence(records: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
         printed = pd.concat([*tables, rest], ignore_index=True)
         parts += [printed, signed_differences(printed, pairs)]
         only_summary = sorted(set(pub_summary["table"]) - set(printed["table"]))
-        if only_summary:
-            conclusions = check_conclusions(summary, pub_cells, pub_summary[pub_summary["table"].isin(only_summary)],
-                                            records=records, experiment=settings.experiment)  # fmt: skip
-            found = _summary_evidence(conclusions, records)
-            found["explanation"] = explanations(found, known)
-            parts.append(found)
+        if len(pub_summary):
+            conclusions = check_conclusions(summary, pub_cells, pub_summary, records=records,
+                                            experiment=settings.experiment)  # fmt: skip
+            alone = conclusions["table"].isin(only_summary)
+            if alone.any():
+                found = _summary_evidence(conclusions[alone], records)
+                found["explanation"] = explanations(found, known)
+                parts.append(found)
+            # the tables printed cell by cell: their Sig. W/D/L rows under both tests, not scored
+            parts.append(significance_rows(conclusions[~alone], scored=False))
     return evidence_frame(pd.concat(parts, ignore_index=True)) if parts else evidence_frame([])

@@ -29,9 +29,11 @@ from redecorate.report.agreement import (
     bootstrap_interval,
     cell_status,
     cells_lines,
+    difference_interval,
     evidence_frame,
     explanations,
     known_disagreements_for,
+    run_spread,
     with_known_disagreements,
 )
 from redecorate.report.conclusions import comparability_lines, held_sentence, sign_agreement
@@ -39,6 +41,7 @@ from redecorate.report.curves import (
     ALPHA,
     cells_comparability,
     common_points,
+    common_runs,
     fold_values,
     ran_datasets,
     wdl_comparability,
@@ -109,12 +112,17 @@ def probability_comparisons(
                 vb = fold_values(records, dataset, b, metric, align="batch")
                 if va.empty or vb.empty:
                     row.update({name: np.nan, f"{name}_p": np.nan, f"{name}_outcome": np.nan,
-                                f"{name}_low": np.nan, f"{name}_high": np.nan})
+                                f"{name}_low": np.nan, f"{name}_high": np.nan, f"{name}_half_width": np.nan,
+                                f"{name}_df": np.nan})
                     continue
                 _, ma, mb = common_points(va, vb)
                 change = partial(curve_change, lower_better=lower_better)
                 value = change(ma.mean(axis=0), mb.mean(axis=0))
                 low, high = bootstrap_interval(change, ma, mb, vectorized=True)
+                runs = common_runs(va, vb)
+                sd, count = run_spread(change, runs, ma, mb, vectorized=True)
+                half, df = difference_interval(sd, count, low=low, high=high, splits=len(runs))
+                row.update({f"{name}_half_width": half, f"{name}_df": df})
                 test = paired_t_test(ma.mean(axis=1), mb.mean(axis=1))
                 better = (ma.mean() < mb.mean()) if lower_better else (ma.mean() > mb.mean())
                 outcome = 0 if not test.p < ALPHA else (1 if better else -1)
@@ -124,7 +132,8 @@ def probability_comparisons(
     # The columns even without a row: a run on datasets the chapter does not print (the quick
     # scale's) has no cell to compare, and the report still reads the frame by its columns.
     columns = ["table", "comparison", "dataset", *(f"{name}{suffix}" for name, _ in PROBABILITY_MEASURES.values()
-                                                   for suffix in ("", "_p", "_outcome", "_low", "_high"))]
+                                                   for suffix in ("", "_p", "_outcome", "_low", "_high",
+                                                                  "_half_width", "_df"))]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -183,15 +192,18 @@ def _probability_replication(cells: pd.DataFrame, pub: pd.DataFrame, known: pd.D
         mine = cells[(cells["table"] == p["table"]) & (cells["comparison"] == p["comparison"])
                      & (cells["dataset"] == p["dataset"])]  # fmt: skip
         name = p["statistic"]
-        value, low, high = ((float(mine.iloc[0][name]), float(mine.iloc[0][f"{name}_low"]),
-                             float(mine.iloc[0][f"{name}_high"])) if len(mine) else (np.nan,) * 3)  # fmt: skip
+        value, low, high, half, df = ((float(mine.iloc[0][name]), float(mine.iloc[0][f"{name}_low"]),
+                                       float(mine.iloc[0][f"{name}_high"]), float(mine.iloc[0][f"{name}_half_width"]),
+                                       float(mine.iloc[0][f"{name}_df"])) if len(mine) else (np.nan,) * 5)  # fmt: skip
         rows.append({"table": p["table"], "comparison": p["comparison"], "dataset": p["dataset"],
                      "statistic": name, "published": float(p["value"]), "reproduced": value,
                      "low": low, "high": high,
                      "status": cell_status(float(p["value"]), value, low, high, ran=bool(np.isfinite(value)),
-                                           tolerance=PRINTED_ROUNDING)})  # fmt: skip
+                                           tolerance=PRINTED_ROUNDING, half_width=half),
+                     "half_width": half, "df": df})  # fmt: skip
     replication = pd.DataFrame(rows, columns=["table", "comparison", "dataset", "statistic",
-                                              "published", "reproduced", "low", "high", "status"])  # fmt: skip
+                                              "published", "reproduced", "low", "high", "status",
+                                              "half_width", "df"])  # fmt: skip
     replication.insert(6, "difference", replication["reproduced"] - replication["published"])
     return with_known_disagreements(replication, known, system="comparison")
 

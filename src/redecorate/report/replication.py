@@ -77,6 +77,7 @@ CONCLUSION_COLUMNS: tuple[str, ...] = (
     "reproduced_wdl", "published_sig_wdl", "reproduced_sig_wdl", "published_gm",
     "reproduced_gm", "published_gm_same_datasets", "sig_holds", "gm_holds", "holds",
     "trivial_holds", "winner_agreement", "trivial_winner_agreement", "winner_compared", "status",
+    "reproduced_sig_wdl_corrected", "sig_holds_corrected",
 )  # fmt: skip
 """Columns of :func:`check_conclusions` (and of ``replication_conclusions.csv``)."""
 
@@ -286,7 +287,8 @@ def _conclusion_row(
     if both.empty:
         row.update(status=NOT_RUN, reproduced_wdl="", reproduced_sig_wdl="")
         row.update(reproduced_gm=np.nan, published_gm_same_datasets=np.nan)
-        row.update(sig_holds=pd.NA, gm_holds=pd.NA, holds=pd.NA)
+        row.update(sig_holds=pd.NA, gm_holds=pd.NA, holds=pd.NA, reproduced_sig_wdl_corrected="",
+                   sig_holds_corrected=pd.NA)
         return row
     _reproduced_conclusion(row, pub, (a, b, point), both, wide_pub, sig_by_pair.get((a, b)))
     return row
@@ -318,8 +320,13 @@ def _reproduced_conclusion(row: dict[str, object], pub: pd.Series, pair_point: t
         row["sig_holds"] = side(w - l_) == side(int(pub["sig_w"]) - int(pub["sig_l"]))
         row["holds"] = bool(row["sig_holds"]) and bool(row["gm_holds"])
         row["status"] = "ok"
+        # the same conclusion under the corrected resampled t-test (not the thesis's test)
+        wc, dc, lc = int(s["sig_corrected_wins"]), int(s["sig_corrected_draws"]), int(s["sig_corrected_losses"])
+        row["reproduced_sig_wdl_corrected"] = f"{wc}/{dc}/{lc}"
+        row["sig_holds_corrected"] = side(wc - lc) == side(int(pub["sig_w"]) - int(pub["sig_l"]))
     else:
-        row.update(reproduced_sig_wdl="", sig_holds=pd.NA, holds=pd.NA, status="no records")
+        row.update(reproduced_sig_wdl="", sig_holds=pd.NA, holds=pd.NA, status="no records",
+                   reproduced_sig_wdl_corrected="", sig_holds_corrected=pd.NA)
 
 
 def check_conclusions(
@@ -365,7 +372,7 @@ def check_conclusions(
     rows = [_conclusion_row(pub, wide_mine, wide_pub, table_datasets, sig_by_pair)
             for _, pub in published_summary.iterrows()]
     out = pd.DataFrame(rows, columns=list(CONCLUSION_COLUMNS))
-    for col in ("sig_holds", "gm_holds", "holds", "trivial_holds"):
+    for col in ("sig_holds", "gm_holds", "holds", "trivial_holds", "sig_holds_corrected"):
         out[col] = out[col].astype("boolean")
     return out
 

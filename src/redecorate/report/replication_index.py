@@ -29,22 +29,27 @@ import numpy as np
 import pandas as pd
 
 from redecorate.report.agreement import (
+    EQUIVALENCE_MARGIN,
     REPRODUCED,
     agreement_measures,
     evidence_frame,
     known_disagreement_lines,
+    significance_held,
 )
 from redecorate.report.contents import SOURCES, PublishedItem
 from redecorate.report.markdown_html import markdown_to_html
 from redecorate.report.published import read_published
 from redecorate.report.tables import fmt, markdown_table
 from redecorate.report.verdicts import (
+    ALPHA,
     LEGEND,
     NOT_COMPARABLE,
     NOT_RUN,
     PROVISIONAL,
+    VALUE_SHARE,
     VERDICTS,
     evidence_verdict,
+    table_verdict,
 )
 from redecorate.util import atomic_dir, atomic_write
 
@@ -231,14 +236,8 @@ def build_index(items: Sequence[PublishedItem], experiments: Mapping[str, Experi
         scale = _scale(item, mine, evidence, _published_datasets(published, item), offline_only)
         reproduced = bool(evidence["reproduced"].notna().any())
         on_evidence = evidence_verdict(measures) if reproduced else NOT_RUN
-        if item.not_comparable:
-            verdict = NOT_COMPARABLE
-        elif not reproduced or scale.status == NOT_RUN:
-            verdict = NOT_RUN
-        elif scale.status != THESIS:
-            verdict = PROVISIONAL
-        else:
-            verdict = on_evidence
+        verdict = table_verdict(not_comparable=bool(item.not_comparable), reproduced=reproduced,
+                                scale=scale.status, on_evidence=on_evidence)
         rows.append(Row(item, scale, verdict, on_evidence, measures, evidence, _links(root, item)))
     return ReplicationIndex(tuple(rows), tuple(experiments))
 
@@ -272,6 +271,29 @@ def _sign(measures: Mapping[str, object]) -> str:
     return f"{fmt(measures['sign_agreement'])} ({fmt(measures['trivial'])}, n = {measures['compared']})"
 
 
+def _p(value: object) -> str:
+    """A p-value as the report prints it: three significant digits, "<0.001" below."""
+    if value is None or not np.isfinite(float(value)):  # type: ignore[arg-type]
+        return "–"
+    v = float(value)  # type: ignore[arg-type]
+    return "<0.001" if v < 0.001 else f"{v:.3f}"
+
+
+def _sign_test(measures: Mapping[str, object]) -> str:
+    """McNemar p with its discordant cells, and the dataset-clustered p."""
+    if not measures["compared"]:
+        return "–"
+    return (f"{_p(measures['sign_p'])} ({measures['better']}:{measures['worse']}); "
+            f"clustered {_p(measures['cluster_p'])}")
+
+
+def _values(measures: Mapping[str, object]) -> str:
+    """The share of printed cells within their difference interval, and how many."""
+    if not measures["value_cells"]:
+        return "–"
+    return f"{fmt(measures['value_share'])} (n = {measures['value_cells']})"
+
+
 def _link_text(links: Iterable[tuple[str, str]]) -> str:
     return ", ".join(f"[{label}]({path})" for label, path in links) or "–"
 
@@ -292,17 +314,18 @@ def _figure_path(section: str) -> str:
 
 def _top_tables(index: ReplicationIndex) -> list[str]:
     header = ["Source", "Table", "Experiment", "Scale", "Verdict", "On this evidence", "Median abs. diff.",
-              "Sign (trivial, n)", "Spearman", "Inside 95 %", "Links"]
+              "Sign (trivial, n)", "Sign test p (right:wrong vs trivial); clustered p", "Spearman",
+              "Values within diff. interval (n)", "Sig. W > L held: paired t; corrected t", "Links"]
     body = []
     for r in index.scored:
         m = r.measures
         on = r.on_evidence if r.verdict in (PROVISIONAL, NOT_COMPARABLE) and r.on_evidence != NOT_RUN else ""
         body.append([SOURCES[r.item.source], f"{r.item.item}: {r.item.caption}", ", ".join(r.item.experiments) or "–",
-                     r.scale.text, f"**{_verdict_text(r)}**", on, _medians(r.evidence), _sign(m),
-                     fmt(m["spearman"]), fmt(m["inside_interval"]), _link_text(r.links)])  # fmt: skip
+                     r.scale.text, f"**{_verdict_text(r)}**", on, _medians(r.evidence), _sign(m), _sign_test(m),
+                     fmt(m["spearman"]), _values(m), significance_held(r.evidence), _link_text(r.links)])  # fmt: skip
     figures = [[SOURCES[r.item.source], f"{r.item.item}: {r.item.caption}", ", ".join(r.item.experiments) or "–",
                 r.scale.text, _verdict_text(r), _link_text(r.links)] for r in index.rows if r.item.is_figure]
-    return ["## Tables", "", markdown_table(header, body, "l" * 6 + "r" * 4 + "l"), "",
+    return ["## Tables", "", markdown_table(header, body, "l" * 6 + "r" * 6 + "l"), "",
             "## Figures", "",
             markdown_table(["Source", "Figure", "Experiment", "Scale", "Verdict", "Links"], figures, "llllll"), ""]
 
@@ -311,22 +334,26 @@ def _section_lines(section: str, rows: Sequence[Row]) -> list[str]:
     lines = [f"## {section}", ""]
     if _panels(rows):
         lines += [f"![Published against reproduced, {section}]({_figure_path(section)})", "",
-                  "Every printed cell reproduced: the published value (x) against ours (y) with its 95 % "
-                  "interval; blue where the published value lies inside it, red where not; on the diagonal "
-                  "the two are equal.", ""]
+                  "Every printed cell reproduced: the published value (x) against ours (y) with the 95 % "
+                  "interval it is judged by (of the difference of the two estimates, drawn around ours; our "
+                  "mean's own where a single run gives no spread); blue where the published value lies "
+                  "within it, red where not; on the diagonal the two are equal.", ""]
     body = []
     for r in rows:
         if r.evidence.empty:
             continue
         for statistic, group in r.evidence.groupby("statistic", sort=False):
+            if not (group["printed"].any() or group["signed"].any()):
+                continue  # a conclusion shown beside the table (the corrected test), not scored
             m = agreement_measures(group)
             body.append([r.item.item, _short(str(statistic)), str(m["cells"]), str(m["reproduced"]),
-                         fmt(m["median_abs_difference"]), fmt(m["inside_interval"]), str(m["compared"]),
-                         fmt(m["sign_agreement"]), fmt(m["trivial"]), fmt(m["spearman"]),
-                         f"{m['explained']} of {m['disagreeing']}"])  # fmt: skip
+                         fmt(m["median_abs_difference"]), _values(m), str(m["compared"]),
+                         fmt(m["sign_agreement"]), fmt(m["trivial"]), _p(m["sign_p"]), _p(m["cluster_p"]),
+                         fmt(m["spearman"]), f"{m['explained']} of {m['disagreeing']}"])  # fmt: skip
     if body:
-        lines += [markdown_table(["Table", "Statistic", "Printed", "Reproduced", "Median abs. diff.", "Inside 95 %",
-                                  "Signed", "Sign", "Trivial", "Spearman", "Explained of disagreeing"], body), ""]
+        lines += [markdown_table(["Table", "Statistic", "Printed", "Reproduced", "Median abs. diff.",
+                                  "Within diff. interval (n)", "Signed", "Sign", "Trivial", "Sign test p",
+                                  "Clustered p", "Spearman", "Explained of disagreeing"], body), ""]
     notes = [note for r in rows for note in known_disagreement_lines(r.evidence, label=r.item.item)]
     if notes:
         lines += ["Known disagreements behind disagreeing cells (`config/published/known_disagreements.tsv`):", "",
@@ -350,6 +377,7 @@ def render_index(index: ReplicationIndex) -> str:
         f"**Summary.** {summary_line(index)}", "",
         *_top_tables(index),
         "## How the verdicts are decided", "",
+        *_rule_lines(index),
         "*Scale*: runs (and stream orders) per system and dataset in the records against the source's "
         "protocol (the experiment file at the thesis scale), and the published datasets with a reproduced "
         "cell; those without one are named with why (only on OpenML, which an offline run cannot load, or "
@@ -357,16 +385,69 @@ def render_index(index: ReplicationIndex) -> str:
         "redecorate.plan --by-dataset`): a few CPU hours are a laptop's, a hundred a cluster's. *Median abs. diff.*: median |reproduced − published| over the printed cells (per statistic "
         "where a table prints several). *Sign*: share of the signed cells (a reduction over a baseline, or "
         "the difference between the table's two systems per dataset) with the published sign, beside what "
-        "the best constant prediction scores (*trivial*) and the number of cells; *Spearman*: their rank "
-        "correlation, published against reproduced; *Inside 95 %*: share of the printed cells whose "
-        "published value lies inside the reproduced interval (paired bootstrap over runs × folds, 1,000 "
-        "replicates, the printed rounding counted as inside). Algorithm listings, worked examples, "
-        "diagrams and dataset summaries are not results and have no row.", "",
+        "the best constant prediction scores (*trivial*) and the number of cells; *Sign test p*: the exact "
+        "McNemar test of the reproduction against the trivial prediction (the cells the reproduction gets "
+        "right and the trivial prediction wrong : the reverse) and the same test with each dataset's cells "
+        "flipped together; *Spearman*: their rank correlation, published against reproduced, pair by pair; "
+        "*Values within diff. interval*: share of the printed cells whose published value lies within the "
+        "95 % interval of the difference of two noisy estimates (below), and how many have one; *Sig. W > L "
+        "held*: for a table that prints Sig. W/D/L rows, at how many of its points the published side of "
+        "W − L holds under the thesis's paired t-test and under the corrected resampled t-test (Nadeau & "
+        "Bengio 2003), which allows for the overlap of the cross-validation folds' training sets; a "
+        "conclusion that holds only under the first rests on the thesis's own test. Algorithm listings, "
+        "worked examples, diagrams and dataset summaries are not results and have no row.", "",
         *LEGEND, "",
     ]  # fmt: skip
     for section, rows in _sections(index).items():
         lines += _section_lines(section, rows)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+ACCURACY_STATISTICS = ("mean", "accuracy (%)")
+"""The printed statistics that are accuracies in percent (chapters 4–5, Oza's tables): the
+cells an equivalence margin of one percentage point speaks of."""
+
+
+def _rule_lines(index: ReplicationIndex) -> list[str]:
+    """The verdict rule in one paragraph, and what an equivalence test can certify at this
+    protocol, from the thesis-scale accuracy cells of the index."""
+    lines = [
+        "**The rule.** A verdict rests on two tests. *Signs*: the reproduction's signed cells must "
+        "beat the trivial prediction (the best constant sign, given the published signs) by more than "
+        f"chance, the one-sided exact McNemar test on the discordant cells at p < {ALPHA:g}; the same test "
+        "with every dataset's cells flipped together is shown beside it, because the cells of one "
+        "learning curve are not independent (where it is above 0.05, the sign agreement may rest on a "
+        "few datasets). *Values*: a published mean is itself an estimate by the same protocol, so it is "
+        "set against the 95 % interval of the *difference* of two independent estimates, "
+        "rep − pub ± t·√(se_rep² + se_pub²); the sources print no standard errors, so both are estimated "
+        "from the spread of our runs at the source's protocol (se = sd over runs / √runs, Student's t on "
+        "runs − 1 degrees of freedom; with one run there is none, and the values are not scored). A perfect "
+        f"replication puts 95 % of its cells inside; the values replicate when at least {VALUE_SHARE:.2f} "
+        "are (three standard errors below 0.95 for a table of 20 cells). The bootstrap interval of our mean "
+        "over runs × folds, which the experiment reports print beside each cell, answers another question "
+        "(how precise our own mean is) and is narrower, since the folds of a run share training examples. "
+        "`tests/test_verdicts.py` tests the rule itself: each threshold, a table exactly on it, and the "
+        "mutations of it that once passed unnoticed.", ""]
+    thesis = [r for r in index.scored if r.verdict not in (PROVISIONAL, NOT_RUN, NOT_COMPARABLE)]
+    frames = [r.evidence[r.evidence["printed"] & r.evidence["statistic"].isin(ACCURACY_STATISTICS)] for r in thesis]
+    cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    measures = agreement_measures(cells) if len(cells) else {"value_cells": 0}
+    if measures["value_cells"]:
+        lines += [
+            f"**What equivalence can be shown.** An equivalence test (two one-sided tests at 5 %, TOST) "
+            f"certifies a reproduced accuracy equal to the published one within ±{EQUIVALENCE_MARGIN:g} "
+            "percentage point when the 90 % interval of their difference lies inside that margin. At the "
+            f"source's protocol the 95 % difference interval of the {measures['value_cells']:,} accuracy cells "
+            f"reproduced at the thesis scale has a median half-width of {fmt(measures['median_half_width'])} "
+            f"points; the 90 % interval is narrower than ±{EQUIVALENCE_MARGIN:g} point for "
+            f"{fmt(measures['equivalence_possible'])} of them, and equivalence within it is shown for "
+            f"{fmt(measures['equivalence_shown'])}. "
+            + ("So these data cannot certify agreement to within one point for most cells: "
+               if float(measures["equivalence_possible"]) < 0.5 else
+               "So these data can certify agreement to within one point for most cells, but ")
+            + "a value *within* the difference interval means \"no detectable difference\", not \"equal\".",
+            ""]
+    return lines
 
 
 def _panels(rows: Sequence[Row]) -> list[tuple[str, pd.DataFrame]]:
@@ -400,7 +481,11 @@ def _scatter(rows: Sequence[Row], path: Path, title: str) -> None:
         axes = fig.subplots(lines, columns, squeeze=False).ravel()
         for ax, (label, group) in zip(axes, panels, strict=False):
             x, y = group["published"].to_numpy(), group["reproduced"].to_numpy()
-            low, high = group["low"].to_numpy(), group["high"].to_numpy()
+            # the interval a published value is judged by: the difference interval where the
+            # cell has one (ours ± its half-width), else our mean's own
+            half = group["half_width"].to_numpy()
+            low = np.where(np.isfinite(half), y - half, group["low"].to_numpy())
+            high = np.where(np.isfinite(half), y + half, group["high"].to_numpy())
             bounded = np.isfinite(low) & np.isfinite(high)
             inside = (group["status"] == "agrees").to_numpy()
             for mask, colour in ((inside, "tab:blue"), (~inside, "tab:red")):
