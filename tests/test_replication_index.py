@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from redecorate.report.contents import CONTENTS_FILE, read_contents
-from redecorate.report.published import DISAGREEMENTS_FILE, read_published
+from redecorate.report.published import DISAGREEMENTS_FILE, OPEN_FILE, read_published
 from redecorate.report.replication_index import (
     REPORT_FILE,
     readme_block,
@@ -41,7 +41,7 @@ def _published_keys() -> set[tuple[str, str]]:
     """Every (file, table) of the transcribed values."""
     keys = set()
     for path in sorted(PUBLISHED.glob("*.tsv")):
-        if path.name in (DISAGREEMENTS_FILE, CONTENTS_FILE):
+        if path.name in (DISAGREEMENTS_FILE, CONTENTS_FILE, OPEN_FILE):
             continue
         keys |= {(path.name, str(t)) for t in read_published(path)["table"].unique()}
     return keys
@@ -123,6 +123,24 @@ def test_every_reproduced_row_has_evidence_and_every_verdict_is_known(committed)
         if row.item.published and ran:
             assert len(row.evidence) and set(row.evidence["table"]) <= row.item.tables, row.item.item
     assert f"**Summary.** {summary_line(index)}" in text
+
+
+@pytest.mark.slow
+def test_every_open_table_says_why_and_no_note_outlives_its_disagreement(committed) -> None:
+    """A table that disagrees without a known cause carries a sentence saying what was found
+    and tried (``open_disagreements.tsv``), and a note whose table no longer disagrees, or
+    whose row does not exist, is stale."""
+    from redecorate.report.published import read_open_notes
+    from redecorate.report.verdicts import OPEN
+
+    index, text = committed
+    notes = read_open_notes(PUBLISHED / OPEN_FILE)
+    rows = {(r.item.source, r.item.item): r for r in index.rows}
+    assert set(notes) <= set(rows), sorted(set(notes) - set(rows))
+    for key, row in rows.items():
+        assert (row.verdict == OPEN) == bool(row.open_note), (key, row.verdict, row.open_note[:60])
+        if row.open_note:
+            assert row.open_note in text
 
 
 def test_the_readme_quotes_the_summary_on_its_first_screen() -> None:

@@ -40,7 +40,7 @@ from redecorate.job_records import kept_units, unit_key
 from redecorate.kinds import ExperimentSpec, get_kind
 from redecorate.kinds.jobs import data_loader, dataset_shape, plan_experiment, runtime_minutes
 from redecorate.learners.cost import priced_before_levers
-from redecorate.run_config import load_run, parse_config_values
+from redecorate.run_config import command_line, load_run, parse_config_values
 
 __all__ = ["AlgorithmCost", "Bundling", "DatasetPlan", "ExperimentPlan", "experiment_plan", "format_plan", "left_job_targets", "main",
            "read_bundling"]
@@ -386,13 +386,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Iterable[str] | None = None) -> int:
     """Print the plan of the configuration given on the command line."""
-    # Intermixed: the options may come between the key=value pairs, as users type them.
-    args = _parser().parse_intermixed_args(list(argv) if argv is not None else None)
-    repo = Path(args.repo)
-    if not (repo / "config" / "config.yaml").is_file():
-        print(f"{repo.resolve()} is not the repository root (no config/config.yaml); run from it "
-              "or give --repo", file=sys.stderr)
+    parsed = command_line(_parser(), argv)
+    if parsed is None:
         return 2
+    args, repo = parsed
     try:
         run = load_run(parse_config_values(args.config), repo)
     except ExperimentConfigError as exc:

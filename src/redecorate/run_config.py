@@ -12,8 +12,10 @@ raised before any job is planned.
 
 from __future__ import annotations
 
+import argparse
 import os
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +42,7 @@ from redecorate.experiments import (
 from redecorate.layout import experiment_folder, results_root
 from redecorate.learners.registry import ALGORITHMS
 
-__all__ = ["ALL_EXPERIMENTS", "CONFIG_SOURCE", "SLICE_KEYS", "Run", "load_run", "parse_config_values"]
+__all__ = ["ALL_EXPERIMENTS", "CONFIG_SOURCE", "SLICE_KEYS", "Run", "command_line", "load_run", "parse_config_values"]
 
 CONFIG_SOURCE = "config/config.yaml (merged with --config/--configfile)"
 ALL_EXPERIMENTS = "all"  # `experiments: all` selects every file in config/experiments/
@@ -73,6 +75,19 @@ class Run:
     def results(self) -> str:
         """This scale's results root (:func:`redecorate.layout.results_root`)."""
         return results_root(self.config["results_dir"], self.config["scale"])
+
+
+def command_line(parser: argparse.ArgumentParser, argv: Iterable[str] | None) -> tuple[argparse.Namespace, Path] | None:
+    """The arguments of a command that takes the workflow's ``key=value`` pairs and ``--repo``
+    (``python3 -m redecorate.plan``, ``.verify``), options allowed between the pairs as users
+    type them, and the repository; None, having said why, when ``--repo`` is not its root."""
+    args = parser.parse_intermixed_args(list(argv) if argv is not None else None)
+    repo = Path(args.repo)
+    if not (repo / "config" / "config.yaml").is_file():
+        print(f"{repo.resolve()} is not the repository root (no config/config.yaml); run from it or give --repo",
+              file=sys.stderr)
+        return None
+    return args, repo
 
 
 def parse_config_values(items: list[str]) -> dict[str, Any]:

@@ -12,6 +12,9 @@ Usage, from the repository root (the workflow's ``--config`` values as ``key=val
     python3 -m redecorate.verify experiments=[ch6_active] sample=50 data_mirror=...
     python3 -m redecorate.verify datasets=[iris] sample=all max_unit_cpu=120 data_mirror=...
 
+``datasets=[...]`` and ``algorithms=[...]`` keep the committed units of those datasets and
+algorithm labels (of every selected experiment that has them; not a slice).
+
 It prints one line per unit (identical, or differing with how many values and the largest
 difference, and for a differing unit the provenance of the committed one beside this
 machine's), then a summary, and exits 0 when every unit is identical, 1 otherwise.
@@ -49,7 +52,7 @@ from redecorate.kinds import get_kind  # noqa: E402
 from redecorate.kinds.jobs import data_loader  # noqa: E402
 from redecorate.kinds.unit import run_unit  # noqa: E402
 from redecorate.provenance import arithmetic_environment  # noqa: E402
-from redecorate.run_config import load_run, parse_config_values  # noqa: E402
+from redecorate.run_config import command_line, load_run, parse_config_values  # noqa: E402
 
 __all__ = ["DEFAULT_MAX_UNIT_CPU", "DEFAULT_SAMPLE", "TIMING_COLUMNS", "CommittedUnit", "Comparison",
            "committed_units", "compare_records", "main", "record_digest", "sample_units", "verify_unit"]
@@ -269,17 +272,27 @@ def _own_values(values: dict[str, Any]) -> tuple[int | None, int, float | None, 
     return sample, seed, None if max_cpu is None else float(max_cpu), str(records)
 
 
+def _names(value: Any, key: str) -> set[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return {value}
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ExperimentConfigError(f"{key}={value!r}: give a list of names, e.g. {key}=[labor,iris]")
+    return set(value)
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     """Verify the sample the command line selects; 0 when every unit is identical."""
-    args = _parser().parse_intermixed_args(list(argv) if argv is not None else None)
-    repo = Path(args.repo)
-    if not (repo / "config" / "config.yaml").is_file():
-        print(f"{repo.resolve()} is not the repository root (no config/config.yaml); run from it "
-              "or give --repo", file=sys.stderr)
+    parsed = command_line(_parser(), argv)
+    if parsed is None:
         return 2
+    args, repo = parsed
     try:
         values = parse_config_values(args.config)
         sample, seed, max_cpu, records = _own_values(values)
+        # filters of the committed units, not slices: an experiment without them adds nothing
+        only = {key: _names(values.pop(key, None), key) for key in ("datasets", "algorithms")}
         run = load_run(values, repo)
     except ExperimentConfigError as exc:
         print(f"Invalid configuration.\n{exc}", file=sys.stderr)
@@ -289,7 +302,9 @@ def main(argv: Iterable[str] | None = None) -> int:
         print(f"records={records}: no directory {records_dir.resolve()} (the committed records are in "
               "reproduced/)", file=sys.stderr)
         return 2
-    units = committed_units(run.experiments, records_dir)
+    units = [u for u in committed_units(run.experiments, records_dir)
+             if (only["datasets"] is None or u.dataset in only["datasets"])
+             and (only["algorithms"] is None or u.algorithm in only["algorithms"])]
     chosen = sample_units(units, sample, seed, max_cpu)
     environment = arithmetic_environment()
     limit = "any" if max_cpu is None else f"<= {max_cpu:g} CPU s"

@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "DISAGREEMENTS_FILE", "PUBLISHED_COLUMNS", "PublishedFormatError", "explain_cells",
-    "pivot_statistics", "read_disagreements", "read_published", "split_comparison",
+    "DISAGREEMENTS_FILE", "OPEN_FILE", "PUBLISHED_COLUMNS", "PublishedFormatError", "explain_cells",
+    "pivot_statistics", "read_disagreements", "read_open_notes", "read_published", "split_comparison",
     "table_numbers",
 ]
 
@@ -153,6 +153,35 @@ def table_numbers(rows: pd.DataFrame) -> dict[tuple[str, str], str]:
 DISAGREEMENTS_FILE = "known_disagreements.tsv"
 """Beside the published values: why some reproduced cells are known to differ (not values)."""
 _DISAGREEMENT_COLUMNS = ("table", "dataset", "point", "system", "explanation")
+
+
+OPEN_FILE = "open_disagreements.tsv"
+"""Beside the published values: for a table whose disagreement has no known cause, why it is
+open and what was tried (``source, item, why``), printed under the table's section."""
+
+
+def read_open_notes(path: str | PathLike[str] | None) -> dict[tuple[str, str], str]:
+    """(source, item) -> why the item's disagreement is open (empty without the file).
+
+    Why a file of its own: a row of ``known_disagreements.tsv`` *explains* cells, and a
+    table all of whose disagreeing cells are explained is "disagrees: explained"; a table
+    whose cause is not known stays "disagrees: open", and the page must still say what was
+    found and tried, not leave a verdict without a sentence."""
+    if path is None or not Path(path).is_file():
+        return {}
+    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    missing = [c for c in ("source", "item", "why") if c not in frame.columns]
+    if missing:
+        raise PublishedFormatError(f"{path}: missing column(s) {', '.join(missing)}; expected source, item, why")
+    notes: dict[tuple[str, str], str] = {}
+    for line, row in enumerate(frame.itertuples(index=False), start=2):
+        key = (row.source, row.item)
+        if not row.why.strip():
+            raise PublishedFormatError(f"{path}, line {line}: {row.source} {row.item} has no text in column 'why'")
+        if key in notes:
+            raise PublishedFormatError(f"{path}, line {line}: {row.source} {row.item} is listed twice")
+        notes[key] = row.why.strip()
+    return notes
 
 
 def read_disagreements(path: str | PathLike[str] | None) -> pd.DataFrame:

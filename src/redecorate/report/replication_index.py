@@ -38,7 +38,7 @@ from redecorate.report.agreement import (
 )
 from redecorate.report.contents import SOURCES, PublishedItem
 from redecorate.report.markdown_html import markdown_to_html
-from redecorate.report.published import read_published
+from redecorate.report.published import OPEN_FILE, read_open_notes, read_published
 from redecorate.report.tables import fmt, markdown_table
 from redecorate.report.verdicts import (
     ALPHA,
@@ -87,6 +87,8 @@ class Row:
     measures: Mapping[str, object]
     evidence: pd.DataFrame
     links: tuple[tuple[str, str], ...]
+    open_note: str = ""
+    """Why the table's disagreement is open, when it is (``open_disagreements.tsv``)."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,7 @@ def build_index(items: Sequence[PublishedItem], experiments: Mapping[str, Experi
     under ``published`` and the records root ``root`` (what to link); ``offline_only``: the
     datasets only OpenML has (a missing one is said so)."""
     root, published, offline_only = Path(root), Path(published), set(offline_only)
+    notes = read_open_notes(published / OPEN_FILE)
     rows = []
     for item in items:
         mine = [experiments[e] for e in item.experiments]
@@ -238,7 +241,8 @@ def build_index(items: Sequence[PublishedItem], experiments: Mapping[str, Experi
         on_evidence = evidence_verdict(measures) if reproduced else NOT_RUN
         verdict = table_verdict(not_comparable=bool(item.not_comparable), reproduced=reproduced,
                                 scale=scale.status, on_evidence=on_evidence)
-        rows.append(Row(item, scale, verdict, on_evidence, measures, evidence, _links(root, item)))
+        rows.append(Row(item, scale, verdict, on_evidence, measures, evidence, _links(root, item),
+                        notes.get((item.source, item.item), "")))
     return ReplicationIndex(tuple(rows), tuple(experiments))
 
 
@@ -358,7 +362,11 @@ def _section_lines(section: str, rows: Sequence[Row]) -> list[str]:
     if notes:
         lines += ["Known disagreements behind disagreeing cells (`config/published/known_disagreements.tsv`):", "",
                   *notes, ""]
-    if not body and not notes:
+    open_notes = [f"- **{r.item.item}**: {r.open_note}" for r in rows if r.open_note]
+    if open_notes:
+        lines += ["Open disagreements, why they are open and what was tried "
+                  "(`config/published/open_disagreements.tsv`):", "", *open_notes, ""]
+    if not body and not notes and not open_notes:
         lines += ["Nothing reproduced to set beside a published value.", ""]
     return lines
 

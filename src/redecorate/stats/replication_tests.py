@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
-from scipy.special import stdtrit
 
 __all__ = ["EXACT_CLUSTERS", "SIGN_FLIP_DRAWS", "cluster_sign_flip", "difference_half_width", "mcnemar_exact",
            "t_quantile"]
@@ -85,6 +84,10 @@ def cluster_sign_flip(differences: Sequence[int], *, seed: int = 0) -> float:
 
 def t_quantile(probability: float, df: float) -> float:
     """Student's t quantile (``scipy.special.stdtrit``)."""
+    # imported here: the workflow imports the replication report's modules to parse, and
+    # parsing must not pay for SciPy (tests/test_architecture.py)
+    from scipy.special import stdtrit
+
     return float(stdtrit(df, probability))
 
 
