@@ -70,12 +70,17 @@ def test_a_rerun_job_gives_the_reproduced_records(reproduced, dataset, algorithm
 
 #: (experiment, dataset, algorithm, run, fold) of committed units of chapters 6-8, the cheap
 #: ones of each path the J48 engine's speed levers and the active loop's touch: pruned J48
-#: in DECORATE and uncertainty sampling (chapter 6), Laplace PETs scored by JS divergence
-#: (votes not computed), AULC (chapter 7), QBag's vote margins (chapter 6),
-#: chapter 8's masked pools (missing values everywhere) with J48 and DECORATE.
+#: in DECORATE and uncertainty sampling (chapter 6), ActiveDecorate's committee margins on
+#: the tie grid (chapters 6 and 7) and with JS divergence, Laplace PETs scored by JS
+#: divergence (votes not computed), AULC (chapter 7), QBag's vote margins (chapter 6),
+#: chapter 8's masked pools (missing values everywhere) with J48 and DECORATE. The active
+#: systems' units are those of arithmetic revision 1 (docs/operations.md, "Determinism").
 UNITS = [
-    ("ch6_strategies", "breast-w", "uncertainty_j48", 0, None),
-    ("ch7_multiclass", "anneal", "bootstrap_js", 0, None),
+    ("ch6_active", "labor", "active_decorate", 1, None),
+    ("ch6_utility", "labor", "active_decorate_jsdiv", 0, None),
+    ("ch6_strategies", "labor", "uncertainty_j48", 0, None),
+    ("ch7_cpe", "iris", "active_decorate", 3, None),
+    ("ch7_multiclass", "iris", "bootstrap_js", 0, None),
     ("ch6_active", "hepatitis", "qbag", 0, None),
     ("ch8_afa", "anneal", "j48_random", 0, None),
     ("ch8_afa", "autos", "decorate_error_sampling", 0, 0),
@@ -97,7 +102,7 @@ def test_a_rerun_unit_gives_the_committed_records(experiment, dataset, algorithm
     if mirror is None:
         pytest.skip("ARFF mirror ../shared/datasets/uci not found")
     spec = load_experiment(REPO / "config" / "experiments" / f"{experiment}.yaml",
-                           schema=REPO / "workflow" / "schemas" / "experiment.schema.yaml", scale="pilot")
+                           schema=REPO / "workflow" / "schemas" / "experiment.schema.yaml", scale="thesis")
     kind = get_kind(spec.kind)
     settings = kind.job_settings(spec)
     [unit] = [u for u in kind.units(spec) if u.get("algorithm") == algorithm and u["run"] == run
