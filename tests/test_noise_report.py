@@ -262,6 +262,13 @@ def test_conclusions_count_held_levels_and_the_median_difference() -> None:
     # Winner per cell: level 0 agrees (+2 vs +0.5), level 20 does not (-2 vs +3).
     assert conclusions["winner_agreement"].tolist()[:2] == [1.0, 0.0]
     assert conclusions["trivial_winner_agreement"].tolist()[:2] == [1.0, 1.0]
+    # A level the run did not reach (its summary row all NA, as a smoke run's subset of the
+    # thesis levels leaves) is reported as not reproduced, not as an error.
+    reached = summary.astype({"sig_wins": "Int64", "sig_draws": "Int64", "sig_losses": "Int64"})
+    reached.loc[1, ["sig_wins", "sig_draws", "sig_losses", "gm_error_ratio"]] = pd.NA
+    partial = noise_conclusions([SimpleNamespace(**{**vars(table), "summary": reached})], rep, published)
+    assert partial["reproduced_sig_wdl"].tolist() == ["3/7/1", "", "5/6/0"]
+    assert partial["holds"].isna().tolist() == [False, True, True]
     line = _conclusion_line(conclusions, rep)
     assert '1 of 2 levels\' conclusions (both) hold (the trivial prediction "A always wins" would hold in 2 of 2)' in line
     assert "winner agrees with the thesis in 0.50 of 2 (dataset, level) cells (\"A always wins\": 1.00)" in line

@@ -338,7 +338,11 @@ def noise_conclusions(
         for level in table.points:
             row: dict[str, Any] = {"table": table.table_number or "", "comparison": table.name,
                                    "noise": level}  # fmt: skip
+            # A level the run did not reach (a smoke run's subset of the thesis levels) has a
+            # summary row of NAs: nothing was reproduced there.
             r = summary.loc[level] if level in summary.index else None
+            if r is not None and pd.isna(r["sig_wins"]):
+                r = None
             q = pub.loc[level] if level in pub.index else None
             row["reproduced_sig_wdl"] = (
                 f"{int(r['sig_wins'])}/{int(r['sig_draws'])}/{int(r['sig_losses'])}"
