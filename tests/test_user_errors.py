@@ -398,3 +398,18 @@ def test_the_dry_run_refuses_each_mistake_before_any_job(tmp_path, source, chang
                                  cores=1, timeout=300)  # fmt: skip
     output = smoke.output_of(result)
     assert result.returncode != 0 and wanted in output and str(path) in output, output[-3000:]
+
+
+@pytest.mark.parametrize("option", [("--cores", "0"), ("--jobs", "0")])
+def test_no_cores_or_no_jobs_is_refused_instead_of_waiting_forever(tmp_path, option) -> None:
+    """Snakemake with ``--cores 0`` schedules nothing and waits at "Select jobs to execute..."
+    without a word; the workflow refuses it when it is read, saying what to give instead."""
+    import smoke_support as smoke
+
+    command = [*smoke.snakemake_command(tmp_path, "--config", "scale=quick", "experiments=[ch4_passive]",
+                                        cores=None), *option]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env=smoke.snakemake_env())
+    output = smoke.output_of(result)
+    assert result.returncode != 0, output[-3000:]
+    assert "--cores 0 (or --jobs 0): no job could ever start" in output and "give at least 1" in output
+    assert "Select jobs to execute" not in output

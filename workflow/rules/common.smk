@@ -43,6 +43,14 @@ def _announce(line):
         print(line, file=sys.stderr)
 
 
+# With --cores 0 (or --jobs 0) Snakemake schedules nothing and waits at "Select jobs to
+# execute..." without a word: refuse it before anything runs.
+if not (workflow.remote_exec or workflow.subprocess_exec):
+    # Locally --jobs N sets the cores too, so one check covers both.
+    if any(value is not None and value < 1 for value in (workflow._cores, workflow.nodes)):
+        raise WorkflowError("--cores 0 (or --jobs 0): no job could ever start. Fix: give at least 1, "
+                            "e.g. `snakemake --cores 2` (or `--cores all` for every core).")
+
 # The configuration merged, checked and resolved by the library (redecorate.run_config), the
 # same way the planner (python3 -m redecorate.plan) reads it.
 try:
