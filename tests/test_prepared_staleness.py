@@ -57,8 +57,12 @@ def test_the_parameter_follows_the_file_and_the_entrys_data_fields(table: Path) 
     assert _param(table) == before, "a note or an alias does not change the data"
     _registry(table, class_attribute="b")
     assert _param(table) != before
-    _registry(table)
+    registry = _registry(table)
     (table / "t.csv").write_text(TABLE + "6,y,yes\n", encoding="utf-8")
+    # the edited file is read before it is prepared again: its sixth row against the entry's 5
+    with pytest.raises(DatasetError, match=rf"has 6 instances, expected 5 .*'instances' for 't' in {registry}"):
+        _param(table)
+    _registry(table, instances=6)
     assert _param(table) != before
     assert json.loads(str(_param(table)))["file_sha256"] != json.loads(str(before))["file_sha256"]
 
@@ -80,7 +84,7 @@ def test_data_prepared_before_sidecars_recorded_their_source(table: Path) -> Non
     registry = _registry(table, classes=3)
     with pytest.raises(DatasetError, match=rf"has 2 classes, but {registry} declares classes: 3"):
         _param(table)
-    _registry(table)
+    _registry(table, instances=6)
     (table / "t.csv").write_text(TABLE + "6,y,yes\n", encoding="utf-8")
     assert isinstance(_param(table), str), "an edited file must be prepared again"
 

@@ -413,3 +413,61 @@ def test_no_cores_or_no_jobs_is_refused_instead_of_waiting_forever(tmp_path, opt
     assert result.returncode != 0, output[-3000:]
     assert "--cores 0 (or --jobs 0): no job could ever start" in output and "give at least 1" in output
     assert "Select jobs to execute" not in output
+
+
+def _own_dataset(data: dict) -> None:
+    """ch4_passive on the user's dataset ``mine`` alone, without the shipped scale profiles."""
+    data.update(datasets=["mine"], report={}, runs=1, folds=2)
+    data.pop("profiles")
+
+
+_STRING_ARFF = "@relation t\n@attribute a numeric\n@attribute note string\n@attribute class {x,y}\n@data\n" + \
+    "".join(f"{i},'w{i}',{'xy'[i % 2]}\n" for i in range(8))
+_BLANK_CLASS_CSV = "a,b,class\n" + "".join(f"{i},{i + 1},{'' if i == 3 else 'xy'[i % 2]}\n" for i in range(8))
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "sizes", "wanted"),
+    [("s.arff", _STRING_ARFF, {"instances": 8, "classes": 2, "attributes": 2},
+      ["the string attribute(s) 'note' (line 3)", "declare each as nominal", "'attributes: 1'"]),
+     ("b.csv", _BLANK_CLASS_CSV, {"instances": 8, "classes": 2, "attributes": 2},
+      ["after dropping 1 row(s) with a missing class (file line 5)", "fill in the class of those rows"]),
+     ("s.arff", _STRING_ARFF, {"instances": 9, "classes": 2, "attributes": 1},
+      ["has 8 instances, expected 9", "update 'instances'"])],
+    ids=["string-attribute", "blank-class-cell", "instance-count"],
+)  # fmt: skip
+def test_a_local_dataset_the_loader_refuses_fails_the_dry_run(tmp_path, file, text, sizes, wanted) -> None:
+    """A user's own file (a registry ``path``) is read in ``snakemake -n`` before it is first
+    prepared, so a string attribute, a blank class cell or a wrong count in the registry is
+    named there, with the line and the fix, not in the preparation job."""
+    import smoke_support as smoke
+
+    data = tmp_path / file
+    data.write_text(text, encoding="utf-8")
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": {"mine": {"source": data.suffix[1:], "path": str(data), **sizes}}}),
+                        encoding="utf-8")  # fmt: skip
+    experiment = _variant(tmp_path, "ch4_passive", _own_dataset)
+    result = smoke.run_snakemake(tmp_path, "-n", "--config", f"experiments=[{experiment}]", f"registry={registry}",
+                                 cores=1, timeout=300)  # fmt: skip
+    output = smoke.output_of(result)
+    assert result.returncode != 0, output[-3000:]
+    for part in wanted:
+        assert part in output, (part, output[-3000:])
+    assert str(data) in output and str(registry) in output
+
+
+def test_a_dropped_string_attribute_is_said_in_the_dry_run(tmp_path) -> None:
+    import smoke_support as smoke
+
+    data = tmp_path / "s.arff"
+    data.write_text(_STRING_ARFF, encoding="utf-8")
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": {"mine": {"source": "arff", "path": str(data), "instances": 8, "classes": 2}}}),
+                        encoding="utf-8")  # fmt: skip
+    experiment = _variant(tmp_path, "ch4_passive", _own_dataset)
+    result = smoke.run_snakemake(tmp_path, "-n", "--config", f"experiments=[{experiment}]", f"registry={registry}",
+                                 cores=1, timeout=300)  # fmt: skip
+    output = smoke.output_of(result)
+    assert result.returncode == 0, output[-3000:]
+    assert "Note: dataset 'mine'" in output and "dropped string attribute 'note' (line 3" in output

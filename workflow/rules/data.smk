@@ -7,7 +7,9 @@ entry and the local file's checksum: redecorate.data.staleness), so an edit prep
 dataset again and reruns every job that read it. It is computed here, while the workflow is
 parsed, for every dataset the selected experiments use, so a missing file, a file that is not
 the version the registry pins, or a registry whose sizes no longer match the prepared data
-fails the dry run. Whether a mirror or a download gave a checksummed file is not part of it:
+fails the dry run; so does a user's own file (a registry ``path``) about to be prepared that
+its loader refuses (a string attribute, a blank class cell, sizes the registry does not
+declare), and what such a load leaves out (a string attribute) is said. Whether a mirror or a download gave a checksummed file is not part of it:
 switching between them must not invalidate finished results.
 """
 
@@ -16,7 +18,8 @@ from redecorate.data.staleness import prepared_source_param, prepared_source_par
 
 try:
     PREPARED_SOURCES = prepared_source_params(
-        all_datasets(), DATASET_REGISTRY, mirror=config["data_mirror"], prepared_dir=f"{DATA}/prepared"
+        all_datasets(), DATASET_REGISTRY, mirror=config["data_mirror"], prepared_dir=f"{DATA}/prepared",
+        announce=_announce,
     )
 except DataError as exc:
     raise WorkflowError(f"Invalid configuration.\n{exc}") from None

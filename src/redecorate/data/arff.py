@@ -575,16 +575,19 @@ def to_dataset(
                         "(class_attribute in config/datasets.yaml; the default is the last attribute)")
     notes: list[str] = []
     features: list[str] = []
+    strings: list[tuple[str, int]] = []
     for i, attr in enumerate(content.attributes):
         if i == cidx:
             continue
         if attr.kind == "string":
-            notes.append(f"dropped string attribute {attr.name!r} (learners cannot use free text)")
+            notes.append(f"dropped string attribute {attr.name!r} (line {attr.line}; learners cannot use free text)")
+            strings.append((attr.name, attr.line))
             continue
         features.append(attr.name)
     y = content.columns[cattr.name]
     keep = y.notna().to_numpy()
     n_dropped = int((~keep).sum())
+    missing_lines = tuple(int(line) for line in np.asarray(content.lines)[~keep])
     X = pd.DataFrame({f: content.columns[f] for f in features})
     if n_dropped:
         X = X.loc[keep].reset_index(drop=True)
@@ -603,6 +606,8 @@ def to_dataset(
         n_missing_class_dropped=n_dropped,
         notes=tuple(notes),
         weights=weights,
+        missing_class_lines=missing_lines,
+        string_attributes=tuple(strings),
     )
 
 

@@ -54,6 +54,11 @@ class Dataset:
         source_fingerprint: for a registry dataset, what it was loaded from
             (:func:`redecorate.data.fingerprint.source_fingerprint`), which its prepared copy
             records; None otherwise.
+        missing_class_lines: the file lines of the rows dropped for a missing class, where the
+            source knows them, so a size mismatch can point at the rows (a blank class cell).
+        string_attributes: (name, header line) of each string attribute dropped at load time,
+            so an attribute count short of the registry's names them rather than blaming the
+            version of the data.
     """
 
     name: str
@@ -65,6 +70,8 @@ class Dataset:
     notes: tuple[str, ...] = field(default_factory=tuple)
     weights: np.ndarray | None = None
     source_fingerprint: dict[str, Any] | None = None
+    missing_class_lines: tuple[int, ...] = ()
+    string_attributes: tuple[tuple[str, int], ...] = ()
 
     # -- summaries ----------------------------------------------------------------------
     @property
@@ -146,13 +153,20 @@ class Dataset:
                 f"attribute (class_attribute in {REGISTRY_HINT})"
             )
         if expected_instances is not None and self.n_instances != expected_instances:
-            dropped = (
-                f" after dropping {self.n_missing_class_dropped} rows with a missing class"
-                if self.n_missing_class_dropped
-                else ""
-            )
+            if self.n_missing_class_dropped:
+                shown = ", ".join(map(str, self.missing_class_lines[:5]))
+                more = ", ..." if len(self.missing_class_lines) > 5 else ""
+                where = f" (file line {shown}{more})" if shown else ""
+                raise DatasetError(
+                    f"dataset {self.name!r} has {self.n_instances} instances after dropping "
+                    f"{self.n_missing_class_dropped} row(s) with a missing class{where}, expected "
+                    f"{expected_instances} (class attribute {self.class_name!r}, source {self.source}); "
+                    f"fix: fill in the class of those rows (a blank or '?' class cell is a missing "
+                    f"class), or update 'instances' for {self.name!r} in {REGISTRY_HINT} if dropping "
+                    "them is intended"
+                )
             raise DatasetError(
-                f"dataset {self.name!r} has {self.n_instances} instances{dropped}, expected "
+                f"dataset {self.name!r} has {self.n_instances} instances, expected "
                 f"{expected_instances} (source {self.source}): this is probably a different "
                 f"version of the data; use the file the registry names, or update 'instances' "
                 f"for {self.name!r} in {REGISTRY_HINT} if the new version is intended"
@@ -165,6 +179,16 @@ class Dataset:
                 f"{self.name!r} in {REGISTRY_HINT}, or update 'classes' if the data changed"
             )
         if expected_attributes is not None and self.X.shape[1] != expected_attributes:
+            if self.string_attributes and self.X.shape[1] + len(self.string_attributes) == expected_attributes:
+                named = ", ".join(f"{n!r} (line {line})" for n, line in self.string_attributes)
+                raise DatasetError(
+                    f"dataset {self.name!r} has {self.X.shape[1]} attributes besides the class, "
+                    f"expected {expected_attributes}: the string attribute(s) {named} of {self.source} "
+                    "were dropped, since the learners cannot use free text; fix: declare each as "
+                    "nominal ({v1, v2, ...}) or numeric in the file if it holds categories or numbers, "
+                    f"or set 'attributes: {self.X.shape[1]}' for {self.name!r} in {REGISTRY_HINT} to "
+                    "leave it out"
+                )
             raise DatasetError(
                 f"dataset {self.name!r} has {self.X.shape[1]} attributes besides the class, "
                 f"expected {expected_attributes} (source {self.source}): this is probably a "

@@ -20,7 +20,7 @@ data, and the registry's 250 against the data's 240 went unnoticed. So:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -115,24 +115,42 @@ def _unchanged_before_recording(entry: DatasetEntry, sidecar: Mapping[str, Any],
     return not isinstance(entry.class_attribute, str) or sidecar.get("class_name") == entry.class_attribute
 
 
+def _check_local_file(name: str, registry: Registry, announce: Callable[[str], None] | None) -> None:
+    """Load the user's own file (a registry ``path``) that is about to be prepared, so that what
+    its preparation job would refuse (a string attribute, a blank class cell, sizes the registry
+    does not declare) fails the dry run, naming the attribute or line and the fix. The file is
+    local and read once, before its first preparation or after an edit; a mirror's files are
+    left to their jobs (see :func:`_checked_file`)."""
+    from redecorate.data import load_dataset  # the loaders import this package's registry
+
+    dataset = load_dataset(name, registry=registry)
+    for note in dataset.notes if announce is not None else ():
+        announce(f"Note: dataset {name!r} ({dataset.source}): {note}")
+
+
 def prepared_source_param(name: str, registry: Registry, *, mirror: str | Path | None,
-                          prepared: str | Path) -> str | Unrecorded:
+                          prepared: str | Path, announce: Callable[[str], None] | None = None
+                          ) -> str | Unrecorded:
     """The ``prepare_dataset`` parameter of dataset ``name``, whose prepared copy is (or will
     be) ``prepared``: its :func:`source_fingerprint` as JSON, or :data:`UNRECORDED` for a copy
     prepared before sidecars recorded it and unchanged since (see :class:`Unrecorded`).
 
     Raises:
         DatasetError: the local source file is missing or not the version the registry pins;
-            or the prepared copy stays in use and its sizes are not the registry's.
+            or the prepared copy stays in use and its sizes are not the registry's; or a
+            ``path`` file about to be prepared is refused by its loader.
     """
     entry = registry.resolve(name)
     digest = _checked_file(entry, mirror, registry.path)
     fingerprint = source_fingerprint(entry, mirror, file_sha256=digest)
     sidecar = _sidecar(Path(prepared))
+    recorded = None if sidecar is None else sidecar.get(PREPARED_FROM)
+    stays = sidecar is not None and (
+        recorded == fingerprint or (recorded is None and _unchanged_before_recording(entry, sidecar, digest)))
+    if not stays and digest is not None and not (mirror is not None and entry.file):
+        _check_local_file(name, registry, announce)
     if sidecar is None:
         return json.dumps(fingerprint, sort_keys=True)
-    recorded = sidecar.get(PREPARED_FROM)
-    stays = recorded == fingerprint or (recorded is None and _unchanged_before_recording(entry, sidecar, digest))
     if stays:
         check_declared_sizes(entry, int(sidecar["n_instances"]), int(sidecar["n_classes"]),
                              len(sidecar["columns"]), what=f"the prepared data {prepared} ({sidecar['source']})",
@@ -141,8 +159,10 @@ def prepared_source_param(name: str, registry: Registry, *, mirror: str | Path |
 
 
 def prepared_source_params(names: Iterable[str], registry: Registry, *, mirror: str | Path | None,
-                           prepared_dir: str | Path) -> dict[str, str | Unrecorded]:
-    """:func:`prepared_source_param` of every dataset of ``names``, prepared in ``prepared_dir``."""
+                           prepared_dir: str | Path, announce: Callable[[str], None] | None = None
+                           ) -> dict[str, str | Unrecorded]:
+    """:func:`prepared_source_param` of every dataset of ``names``, prepared in ``prepared_dir``
+    (``announce`` says what a load of a user's file about to be prepared leaves out)."""
     return {name: prepared_source_param(name, registry, mirror=mirror,
-                                        prepared=Path(prepared_dir) / f"{name}.parquet")
+                                        prepared=Path(prepared_dir) / f"{name}.parquet", announce=announce)
             for name in names}  # fmt: skip

@@ -103,5 +103,7 @@ def load_csv(
         sha256=digest,
         n_missing_class_dropped=n_dropped,
         notes=notes,
+        # the header is line 1 (a quoted value spanning lines would shift these)
+        missing_class_lines=tuple(int(i) + 2 for i in np.flatnonzero(~keep)),
     )
     return dataset.check()
