@@ -22,7 +22,7 @@ def main(smk: Any) -> None:
     """Write REPLICATION.md, its figures and its HTML page."""
     with job_log(smk.log[0] if smk.log else None):
         inputs = Inputs(Path(smk.params.root), Path(smk.params.published), Path(smk.params.experiments),
-                        Path(smk.params.schema), Path(smk.params.registry))
+                        Path(smk.params.schema), Path(smk.params.registry), scale=str(smk.params.scale))
         index = replication_index(inputs)
         written = write_report(index, inputs.records, page=smk.output.page)
         print(f"{len(index.rows)} tables and figures, {len(written)} files: {summary_line(index)}")

@@ -288,6 +288,39 @@ def test_a_run_on_datasets_no_table_prints_gets_no_verdict_but_not_run(tmp_path:
         [(r.item.item, r.verdict, r.scale.text) for r in ran if r.verdict not in (NOT_RUN, NOT_COMPARABLE)]
 
 
+def test_a_run_below_the_thesis_scale_is_not_comparable_and_the_report_names_its_records(tmp_path: Path) -> None:
+    """A quick-scale run that happens to reach a published dataset (here labor's committed
+    cells of chapter 7 copied as a quick run's) still is not a replication: every table its
+    experiments reach is *not comparable: quick scale*, the scale column says quick, and the
+    report says it was computed from that run's records, not from the committed ones."""
+    from dataclasses import replace
+
+    from redecorate.report.replication_index import ReplicationIndex, render_index, summary_line
+    from redecorate.report.verdicts import NOT_RUN
+
+    name = "ch7_binary"
+    records = pd.read_parquet(REPRODUCED / name / "records.parquet")
+    (tmp_path / name).mkdir()
+    records[records["dataset"] == records["dataset"].iloc[0]].to_parquet(tmp_path / name / "records.parquet",
+                                                                          index=False)  # fmt: skip
+    thesis = replication_index(Inputs.of_repository(tmp_path, REPO))
+    quick = replication_index(replace(Inputs.of_repository(tmp_path, REPO), scale="quick"))
+    ran = [r for r in quick.rows if name in r.item.experiments]
+    assert any(r.evidence["reproduced"].notna().any() for r in ran), "the copied cells reproduce something"
+    assert any(r.verdict not in (NOT_RUN, NOT_COMPARABLE) for r in thesis.rows if name in r.item.experiments)
+    for row in ran:
+        assert row.scale.text.startswith("quick scale: "), row.scale.text
+        assert "pilot" not in row.scale.text
+        assert row.verdict == "not comparable: quick scale" or row.item.not_comparable, (row.item.item, row.verdict)
+    others = [r for r in quick.rows if name not in r.item.experiments and not r.item.not_comparable]
+    assert others and all(r.verdict == NOT_RUN for r in others)
+    text = render_index(quick)
+    assert f"the records of the run under `{tmp_path}`" in text and "at the **quick** scale" in text
+    assert "committed records" not in text.split("## ")[0]
+    assert "(records of the quick scale)" in summary_line(quick)
+    assert "committed records beside this file" in render_index(ReplicationIndex((), (), "thesis", str(REPRODUCED)))
+
+
 def test_the_first_runs_alone_give_the_pilots_scale_and_the_comparison_lists_what_more_runs_changed(
         tmp_path: Path) -> None:
     """``Inputs.runs`` reads only the first runs (the pilot: run 0), and

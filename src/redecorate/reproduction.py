@@ -51,6 +51,9 @@ class Inputs:
     schema: Path
     registry: Path
     runs: int | None = None
+    scale: str = "thesis"
+    """The scale the records under ``records`` were run at (the workflow's ``scale``): below the
+    thesis's, every table they reach is not comparable with the source, and the report says so."""
 
     @classmethod
     def of_repository(cls, records: str | os.PathLike[str], repo: str | os.PathLike[str],
@@ -130,4 +133,4 @@ def replication_index(inputs: Inputs) -> ReplicationIndex:
     experiments = {name: experiment_evidence(inputs, name, registry) for name in names}
     offline_only = {name for name, entry in registry.items() if entry.needs_network}
     return build_index(items, experiments, root=inputs.records, published=inputs.published,
-                       offline_only=offline_only)
+                       offline_only=offline_only, run_scale=inputs.scale)

@@ -66,6 +66,7 @@ rule replication_report:
         experiments=str(REPO / "config" / "experiments"),
         schema=str(REPO / "workflow" / "schemas" / "experiment.schema.yaml"),
         registry=str(RUN.registry_path),
+        scale=config["scale"],
     log:
         f"{RESULTS}/logs/replication_report.log",
     threads: 1

@@ -97,6 +97,10 @@ class ReplicationIndex:
 
     rows: tuple[Row, ...]
     experiments: tuple[str, ...] = field(default=())
+    run_scale: str = THESIS
+    """The scale the records were run at (see :func:`build_index`)."""
+    root: str = ""
+    """The records root the report was made from (``reproduced`` for the committed records)."""
 
     @property
     def scored(self) -> tuple[Row, ...]:
@@ -223,11 +227,14 @@ def _links(root: Path, item: PublishedItem) -> tuple[tuple[str, str], ...]:
 
 def build_index(items: Sequence[PublishedItem], experiments: Mapping[str, ExperimentEvidence], *,
                 root: str | os.PathLike[str], published: str | os.PathLike[str],
-                offline_only: Iterable[str] = ()) -> ReplicationIndex:
+                offline_only: Iterable[str] = (), run_scale: str = THESIS) -> ReplicationIndex:
     """Every row of ``items`` (:func:`redecorate.report.contents.read_contents`) with its
     scale, verdict and measures, from the ``experiments`` they name, the published values
     under ``published`` and the records root ``root`` (what to link); ``offline_only``: the
-    datasets only OpenML has (a missing one is said so)."""
+    datasets only OpenML has (a missing one is said so). ``run_scale``: the scale the records
+    were run at; below the thesis's (quick, smoke, a user's own), a table with records is
+    ``not comparable: <scale> scale`` (its protocol and often its datasets are not the
+    source's), however its cells compare."""
     root, published, offline_only = Path(root), Path(published), set(offline_only)
     notes = read_open_notes(published / OPEN_FILE)
     rows = []
@@ -241,17 +248,26 @@ def build_index(items: Sequence[PublishedItem], experiments: Mapping[str, Experi
         on_evidence = evidence_verdict(measures) if reproduced else NOT_RUN
         verdict = table_verdict(not_comparable=bool(item.not_comparable), reproduced=reproduced,
                                 scale=scale.status, on_evidence=on_evidence)
+        ran = any(e.records is not None and len(e.records) for e in mine)
+        if run_scale != THESIS and ran:
+            text = "none of the published datasets run" if scale.text == NOT_RUN else scale.text
+            scale = Scale(scale.status, f"{run_scale} scale: {text.removeprefix(f'{PILOT}: ')}")
+            if not item.not_comparable:
+                verdict = f"{NOT_COMPARABLE}: {run_scale} scale"
         rows.append(Row(item, scale, verdict, on_evidence, measures, evidence, _links(root, item),
                         notes.get((item.source, item.item), "")))
-    return ReplicationIndex(tuple(rows), tuple(experiments))
+    return ReplicationIndex(tuple(rows), tuple(experiments), run_scale, str(root))
 
 
 def summary_line(index: ReplicationIndex) -> str:
     """The count of every verdict over the tables (figures are listed, not counted): the
     line the README quotes."""
-    counts = pd.Series([r.verdict for r in index.scored]).value_counts()
+    # "not comparable: quick scale" counts as not comparable
+    counts = pd.Series([NOT_COMPARABLE if r.verdict.startswith(NOT_COMPARABLE) else r.verdict
+                        for r in index.scored]).value_counts()  # fmt: skip
     parts = ", ".join(f"{v} {int(counts.get(v, 0))}" for v in VERDICTS)
-    return f"{len(index.scored)} published tables and results of the text: {parts}."
+    scale = f" (records of the {index.run_scale} scale)" if index.run_scale != THESIS else ""
+    return f"{len(index.scored)} published tables and results of the text{scale}: {parts}."
 
 
 def _short(statistic: str) -> str:
@@ -371,6 +387,17 @@ def _section_lines(section: str, rows: Sequence[Row]) -> list[str]:
     return lines
 
 
+def _records_text(index: ReplicationIndex) -> str:
+    """What the report was computed from: the committed records, or a run's, with its scale."""
+    if Path(index.root).name == "reproduced" and index.run_scale == THESIS:
+        return "the committed records beside this file (`<experiment>/records.parquet`)"
+    where = f"the records of the run under `{index.root}`" if index.root else "a run's records"
+    if index.run_scale == THESIS:
+        return f"{where} (`<experiment>/records.parquet`, thesis scale)"
+    return (f"{where} (`<experiment>/records.parquet`) at the **{index.run_scale}** scale, whose protocol is "
+            "not the sources': every table it reaches is *not comparable*, whatever its cells show")
+
+
 def render_index(index: ReplicationIndex) -> str:
     """``REPLICATION.md``: the summary line, the tables' and figures' rows, the legend, then
     one section per source and chapter, with its scatter where it has reproduced cells."""
@@ -378,7 +405,7 @@ def render_index(index: ReplicationIndex) -> str:
         "# Replication report: which of the sources' results hold", "",
         "One row per table and figure that reports a result in Melville's dissertation (chapters 4–8), "
         "Oza's thesis (chapters 3–4) and Bommaganti's report (Tables 5–7, Figures 10–22), computed from "
-        "the committed records beside this file (`<experiment>/records.parquet`), the published values and "
+        f"{_records_text(index)}, the published values and "
         "`known_disagreements.tsv` (`config/published/`) and the experiment files (`config/experiments/`). "
         "Every number is a function of those files; `docs/operations.md` (\"The replication report\") has "
         "the command that regenerates it.", "",
