@@ -74,6 +74,18 @@ def test_learn_one_is_partial_fit_of_one_row() -> None:
     assert river_style.predict_one(dict(zip(names, X[200].tolist(), strict=True))) in (0, 1)
 
 
+def test_learn_one_names_the_attribute_whose_value_is_not_a_number() -> None:
+    """Not a bare "could not convert string to float": the attribute, the value and the fix,
+    on the first example (which fixes the attributes) and on a later one."""
+    model = OnlineBagging(NaiveBayes(), n_estimators=3, random_state=0)
+    with pytest.raises(ValueError, match=r"learn_one: attribute 'colour' has the value 'red', which is not a number"):
+        model.learn_one({"size": 1.0, "colour": "red"}, "a")
+    model.learn_one({"size": 1.0, "colour": 2.0}, "a")
+    model.learn_one({"size": 2.0, "colour": None}, "b")  # None: a missing value
+    with pytest.raises(ValueError, match=r"attribute 'colour' is numeric, but the example gives 'red'; fix:"):
+        model.learn_one({"size": 1.0, "colour": "red"}, "a")
+
+
 def _mirror_dataset(name: str):
     mirror = mirror_dir()
     if mirror is None:

@@ -226,6 +226,8 @@ def test_a_custom_experiment_without_published_values_gets_its_report(tmp_path, 
     assert report_settings(spec, REPO / "config" / "published").published == ()
     replication, out = smoke.smoke_report(spec, dataset_name, tmp_path)
     assert replication.markdown.startswith("# ")
+    # not titled as a comparison with a source it has nothing from
+    assert "published (" not in replication.markdown.splitlines()[0], replication.markdown.splitlines()[0]
     assert any(out.tables.iterdir())
     # Nothing published, nothing compared: no cell "not run" against another experiment's tables.
     assert "status" not in replication.cells or not (replication.cells["status"] == "not run").any()
@@ -471,3 +473,17 @@ def test_a_dropped_string_attribute_is_said_in_the_dry_run(tmp_path) -> None:
     output = smoke.output_of(result)
     assert result.returncode == 0, output[-3000:]
     assert "Note: dataset 'mine'" in output and "dropped string attribute 'note' (line 3" in output
+
+
+@pytest.mark.parametrize("text", ["name: x\nkind: passive\n\tseed: 1\n", "name: x\nalgorithms:\n\tj48: {}\n"])
+def test_a_tab_in_yaml_is_called_a_tab(tmp_path, text) -> None:
+    """PyYAML reports a tab as "found character that cannot start any token"; the message
+    names the tab, its line and the fix."""
+    from redecorate.config import ConfigError, load_yaml
+
+    path = tmp_path / "tabbed.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_yaml(path)
+    assert f"{path}:3:1:" in str(info.value) and "tab character" in str(info.value)
+    assert "replace the tab with spaces" in str(info.value)

@@ -111,6 +111,11 @@ def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
         problem = exc.problem or exc.context or "invalid YAML"
         context = f" ({exc.context})" if exc.context and exc.problem else ""
+        lines = text.splitlines()
+        if mark is not None and mark.line < len(lines) and "\t" in lines[mark.line]:
+            # PyYAML calls a tab "character that cannot start any token"; say what it is.
+            raise ConfigError(f"{where}: YAML syntax error: the line holds a tab character, and YAML "
+                              f"indents with spaces only ({problem}); fix: replace the tab with spaces") from None
         raise ConfigError(f"{where}: YAML syntax error: {problem}{context}; fix: correct the "
                           "YAML at that line (indentation, a missing ':' or an unclosed quote or "
                           "bracket are the usual causes)") from None

@@ -139,7 +139,16 @@ class FeatureSchema:
             value = x.get(name)
             if value is None:
                 continue
-            row[0, j] = float(value) if codes is None else codes.get(str(value), np.nan)
+            if codes is not None:
+                row[0, j] = codes.get(str(value), np.nan)
+                continue
+            try:
+                row[0, j] = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"attribute {name!r} is numeric, but the example gives {value!r}; fix: pass a number "
+                    "(or None for a missing value), or declare the attribute nominal by learning from a "
+                    "DataFrame whose column is Categorical (partial_fit)") from None
         return row
 
     def decode(self, Xe: np.ndarray) -> pd.DataFrame:

@@ -141,7 +141,7 @@ class _OnlineEnsemble(EncodedClassifier):
         call, scikit-learn's convention). The first example fixes the attributes (its keys,
         all numeric); later ones are encoded straight from the dict, without a DataFrame."""
         if not hasattr(self, "estimators_"):
-            self.partial_fit(pd.DataFrame([x]).astype(float), [y], classes=[y])
+            self.partial_fit(_numeric_frame(x), [y], classes=[y])
             return
         if y not in self.classes_.tolist():
             self._grow_classes(y)
@@ -170,6 +170,23 @@ class _OnlineEnsemble(EncodedClassifier):
     @property
     def ensemble_size_(self) -> int:
         return int(self._seen.sum()) if hasattr(self, "_seen") else 0
+
+
+def _numeric_frame(x: Mapping[str, Any]) -> pd.DataFrame:
+    """The first example of ``learn_one`` as a one-row frame of floats; a value that is not a
+    number is refused naming its attribute, since the first example fixes every attribute as
+    numeric (river's dicts of floats)."""
+    row = {}
+    for name, value in x.items():
+        try:
+            row[name] = np.nan if value is None else float(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"learn_one: attribute {name!r} has the value {value!r}, which is not a number; the "
+                "first example fixes every attribute as numeric. Fix: encode the attribute as numbers, "
+                "or learn from a DataFrame whose nominal columns are Categorical with partial_fit "
+                "(their declared values are then known)") from None
+    return pd.DataFrame([row])
 
 
 class OnlineBagging(_OnlineEnsemble):

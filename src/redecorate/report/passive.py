@@ -89,8 +89,9 @@ def write_report(records: pd.DataFrame, out: ReportOutputs, settings: ReportSett
         print(f"analyses {', '.join(analyses)}: {len(written)} files")
     if not settings.published:  # a user's own experiment: nothing to compare with
         return ReplicationReport(
-            "# Reproduced vs published (Melville 2005)\n\nThis experiment names no published values "
-            "(`report.published` in its file): nothing is compared with the dissertation.\n")
+            f"# {settings.experiment}: results without published values\n\nThis experiment names no "
+            "published values (`report.published` in its file): nothing is compared with the "
+            "dissertation.\n")
     report = summary_replication(summarise(records), list(settings.published),
                                  records=records, experiment=settings.experiment, scale=settings.scale,
                                  disagreements=settings.disagreements)  # fmt: skip
