@@ -181,6 +181,26 @@ def test_the_report_totals_and_says_what_the_time_limits_are(quick_run, tmp_path
     assert f"about {-(-2 * plan.jobs_left // 4):,} cluster jobs" in text
 
 
+def test_the_fixed_costs_a_quick_run_is_made_of_are_priced_beside_the_fits(quick_run, tmp_path: Path) -> None:
+    """A quick run is mostly parse, start-ups, preparations and reports, which the units' cost
+    model leaves out (it priced a quick ch4_passive at a tenth of its CPU): the plan adds them,
+    counted from the jobs, datasets and experiments left, and nothing but the parse once all is
+    recorded."""
+    from redecorate.plan import FIXED_COSTS
+
+    spec = quick_run.experiments["ch4_passive"]
+    plan = experiment_plan(spec, quick_run.registry, 120.0, [tmp_path])
+    assert plan.jobs_left == 3 and len(plan.datasets) == 3
+    text = format_plan([plan], records=[str(tmp_path)])
+    c = FIXED_COSTS
+    minutes = (c.parse_s + 3 * c.job_start_s + 3 * c.dataset_s + c.experiment_s + c.replication_s) / 60
+    assert (f"about {minutes:,.1f} CPU min of fixed costs (Snakemake's parse, 3 job start-ups, 3 dataset "
+            "preparations, 1 experiment report(s)") in " ".join(text.split())
+    # More than the fits of a quick run, as measured (61 s of CPU, 28 s of them fits).
+    assert minutes * 60 > plan.planned_s
+    assert FIXED_COSTS.seconds(jobs=0, datasets=3, experiments=1) == c.parse_s
+
+
 def test_config_values_are_read_as_snakemake_reads_them() -> None:
     assert parse_config_values(["experiments=[ch6_active,ch6_utility]", "job_seconds=300",
                                 "records_from=null", "scale=pilot"]) == {

@@ -277,6 +277,38 @@ def left_job_targets(results: str | Path, plans: Mapping[str, ExperimentPlan]) -
             for folder, plan in plans.items() for d in plan.datasets for index in d.left_jobs]
 
 
+@dataclass(frozen=True)
+class FixedCosts:
+    """CPU seconds a run spends besides its units' fits, which the cost model does not price.
+
+    Why: a thesis run is all fits, but a quick run is mostly these (one quick ``ch4_passive``,
+    measured on 2026-12-02 on the 2-core VM with the numba cache warm: 61 s of user CPU, of
+    which the units' fits took 28 s). The figures are that run's: Snakemake's parse of the
+    workflow, a job process's start-up (imports and the compiled kernels' cache), a dataset's
+    preparation, an experiment's combining, figures and report, and the replication report.
+    """
+
+    parse_s: float = 4.0
+    job_start_s: float = 2.0
+    dataset_s: float = 1.5
+    experiment_s: float = 8.0
+    replication_s: float = 6.0
+    first_compile_s: float = 110.0
+    """The first run on an installation compiles the numba kernels: 171 s of user CPU from an
+    empty cache against 61 s warm, the same quick run."""
+
+    def seconds(self, *, jobs: int, datasets: int, experiments: int) -> float:
+        """The fixed CPU of a run with ``jobs`` jobs left, over ``datasets`` and ``experiments``
+        (a run with nothing left still parses, so that much is always paid)."""
+        if not jobs:
+            return self.parse_s
+        return (self.parse_s + jobs * self.job_start_s + datasets * self.dataset_s
+                + experiments * self.experiment_s + self.replication_s)
+
+
+FIXED_COSTS = FixedCosts()
+
+
 def _hours(seconds: float) -> str:
     hours = seconds / _HOUR
     return f"{hours:,.1f}" if hours >= 0.05 or seconds == 0 else "<0.1"
@@ -334,6 +366,15 @@ def format_plan(plans: Sequence[ExperimentPlan], *, records: Sequence[str], by_d
     left_jobs, left_s = total.jobs_left, total.left_s
     lines += ["", f"Left: {total.units - total.recorded:,} units in {left_jobs:,} jobs, "
               f"{_hours(left_s)} CPU h by the plan."]
+    busy = [p for p in plans if p.jobs_left]
+    n_datasets = sum(1 for p in busy for d in p.datasets if d.jobs_left)
+    fixed = FIXED_COSTS.seconds(jobs=left_jobs, datasets=n_datasets, experiments=len(busy))
+    lines.append(f"Besides the units' fits: about {fixed / 60:,.1f} CPU min of fixed costs (Snakemake's parse, "
+                 f"{left_jobs:,} job start-ups, {n_datasets:,} dataset preparations, {len(busy):,} experiment "
+                 "report(s) and the replication report: most of a quick run's CPU, negligible at the thesis "
+                 "scale), "
+                 f"and about {FIXED_COSTS.first_compile_s / 60:.0f} CPU min more on the first run of an "
+                 "installation, which compiles the numba kernels.")
     if bundling is None:
         lines.append(f"Locally with --cores {cores}: about {_hours(left_s / max(1, cores))} h of wall time "
                      "(single-threaded jobs, one per core).")
