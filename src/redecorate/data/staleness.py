@@ -26,7 +26,7 @@ from typing import Any
 
 from redecorate.data.errors import DatasetError
 from redecorate.data.fingerprint import local_source, source_fingerprint
-from redecorate.data.registry import DatasetEntry, Registry
+from redecorate.data.registry import DatasetEntry, Registry, load_dataset
 from redecorate.data.sources.checksum import file_digest
 from redecorate.data.sources.prepared import PREPARED_FROM, sidecar_path
 
@@ -121,8 +121,6 @@ def _check_local_file(name: str, registry: Registry, announce: Callable[[str], N
     does not declare) fails the dry run, naming the attribute or line and the fix. The file is
     local and read once, before its first preparation or after an edit; a mirror's files are
     left to their jobs (see :func:`_checked_file`)."""
-    from redecorate.data import load_dataset  # the loaders import this package's registry
-
     dataset = load_dataset(name, registry=registry)
     for note in dataset.notes if announce is not None else ():
         announce(f"Note: dataset {name!r} ({dataset.source}): {note}")
