@@ -438,17 +438,52 @@ def test_a_failed_conclusion_is_explained_only_when_every_disagreeing_dataset_is
 
 @pytest.mark.parametrize("path", shipped_experiment_files(), ids=lambda p: p.stem)
 def test_every_system_a_report_compares_has_one_display_name(path: Path) -> None:
-    """Legends and table headings name every compared system the thesis's way (one mapping,
-    :data:`redecorate.report.tables.DISPLAY_NAMES`), never ``active_decorate_js`` beside
-    ``ActiveDecorate``. The shipped files: a user's own names are shown as they are."""
+    """Legends and table headings name every compared system the thesis's way (its learner's
+    ``display_name``, or :data:`redecorate.report.tables.DISPLAY_NAMES` for a label that is not
+    a registry name), never ``active_decorate_js`` beside ``ActiveDecorate``. The shipped
+    files: a user's own labels are shown as they are."""
     import yaml
 
-    from redecorate.report.tables import DISPLAY_NAMES
+    from redecorate.report.tables import display_name
 
     report = yaml.safe_load(path.read_text(encoding="utf-8")).get("report") or {}
     compared = [report.get("baseline"), *report.get("others", []),
                 *(pair[side] for pair in report.get("comparisons", []) for side in ("a", "b"))]
-    assert [name for name in compared if name and name not in DISPLAY_NAMES] == []
+    assert [name for name in compared if name and display_name(name) == name] == []
+
+
+def test_every_learner_names_itself_and_the_captions_table_holds_no_learner() -> None:
+    """One place per name: a registry learner's display name is its class's (what a user's
+    new learner sets, docs/adding-a-learner.md), and the captions table only names labels
+    that are not a learner's registry name."""
+    from redecorate.learners.registry import ALGORITHMS, learner_class
+    from redecorate.report.tables import DISPLAY_NAMES, display_name
+
+    for name in ALGORITHMS:
+        cls = learner_class(name)
+        assert isinstance(cls.display_name, str) and cls.display_name, f"{cls.__name__} gives no display_name"
+        assert display_name(name) == cls.display_name
+    assert not set(DISPLAY_NAMES) & set(ALGORITHMS)
+    assert display_name("rf") == "Random Forests" and display_name("my_own_label") == "my_own_label"
+
+
+def test_a_new_learners_display_name_reaches_the_report(monkeypatch) -> None:
+    """The ExtraTrees case: a learner added with one registry line is named by its class in
+    tables and legends, not by its registry name."""
+    import sys
+    from types import MappingProxyType
+
+    from redecorate.learners import registry
+    from redecorate.report.tables import display_name
+
+    examples = str(Path(__file__).resolve().parent / "learners")
+    sys.path.insert(0, examples)
+    try:
+        monkeypatch.setattr(registry, "ALGORITHMS",
+                            MappingProxyType({**registry.ALGORITHMS, "class_prior": "class_prior:ClassPrior"}))
+        assert display_name("class_prior") == "Class Prior"
+    finally:
+        sys.path.remove(examples)
 
 
 def test_every_report_leads_with_the_runs_protocol_and_its_own_numbers(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ class ClassPrior(EncodedClassifier):
     class_distribution_: the distribution every prediction returns, one entry per class.
     """
 
+    display_name = "Class Prior"
     _parameter_constraints = {"smoothing": [NumberInterval(numbers.Real, 0, None, closed="left")]}
     fit_cost = FitCost(per_example=1e-9)
 

@@ -90,6 +90,8 @@ class AdaBoostM1(EncodedClassifier):
     stop_reason_: ``"completed"``, ``"zero_error"`` or ``"error_at_least_half"``.
     """
 
+    display_name = "AdaBoost"
+
     _parameter_constraints = {**ENSEMBLE_CONSTRAINTS, "vote_proba": [StrOptions({"softmax", "share"})]}
     # member_share: over networks, boosting stops early (a member without training error on
     # §4.8's small sets; ch4_base_learners).

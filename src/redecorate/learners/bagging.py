@@ -83,6 +83,8 @@ class Bagging(EncodedClassifier):
     estimators_samples_: list of the bootstrap index arrays (length ``m`` each).
     """
 
+    display_name = "Bagging"
+
     _parameter_constraints = {**ENSEMBLE_CONSTRAINTS, "voting": [StrOptions({"soft", "hard"})]}
     fit_cost = FitCost(8.6e-7, ensemble=True, engine="c45")
     committee_settings = ("voting",)

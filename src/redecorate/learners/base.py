@@ -177,6 +177,11 @@ class EncodedClassifier(ClassifierMixin, BaseEstimator):
     """scikit-learn's constraints of the constructor parameters, one entry per parameter."""
 
     # -- what an experiment needs to know of a learner (docs/adding-a-learner.md) -----------
+    display_name: ClassVar[str | None] = None
+    """How tables and legends name the learner (the sources' spelling: ``Random Forests``);
+    None: its registry name. A report names a system by its experiment label, through this
+    when the label is a registry name (:func:`redecorate.report.tables.display_name`)."""
+
     fit_cost: ClassVar[FitCost] = FitCost()
     """The cost model that sizes workflow jobs (:mod:`redecorate.learners.cost`)."""
 

@@ -219,6 +219,8 @@ class DecisionStump(IncrementalClassifier):
     prior_: class distribution of all training examples.
     """
 
+    display_name = "Decision Stump"
+
     fit_cost = FitCost(7.4e-9, per_value=5e-9)
 
     def __init__(self) -> None:

@@ -475,6 +475,8 @@ class Decorate(EncodedClassifier):
     random draw is per training row, so the committee is the one fitted on the copies.
     """
 
+    display_name = "DECORATE"
+
     _parameter_constraints = {
         **ENSEMBLE_CONSTRAINTS,
         "max_iterations": [POSITIVE_INT],

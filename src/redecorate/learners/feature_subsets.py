@@ -237,6 +237,8 @@ class FeatureSubsetEnsemble(EncodedClassifier):
     k_: the subset size used (``k`` capped).
     """
 
+    display_name = "Feature Subset Ensemble"
+
     _parameter_constraints = {
         **ENSEMBLE_CONSTRAINTS,
         "strategy": [StrOptions(set(STRATEGIES))],

@@ -85,6 +85,8 @@ class J48(EncodedClassifier):
         Only used in random-tree mode.
     """
 
+    display_name = "J48"
+
     def __init__(
         self,
         confidence: float = 0.25,

@@ -237,6 +237,8 @@ class MLP(EncodedClassifier):
     ``learning_rate_``: the rate finally used (halved on each divergence reset).
     """
 
+    display_name = "MLP"
+
     _parameter_constraints = {
         "learning_rate": [NON_NEGATIVE],
         "momentum": [NON_NEGATIVE],

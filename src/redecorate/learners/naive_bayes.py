@@ -220,6 +220,8 @@ class NaiveBayes(IncrementalClassifier):
     nominal_log_prob_: per nominal attribute index, a (K, |domain|) array of log P(v | y).
     """
 
+    display_name = "Naive Bayes"
+
     fit_cost = FitCost(4.9e-9, per_value=6.6e-10)
     sample_weight_departure = (
         "Weka's numeric precision is the mean gap between the distinct training values, counted "

@@ -199,6 +199,8 @@ class OnlineBagging(_OnlineEnsemble):
     random_state: seed of the Poisson draws (int, SeedSequence, Generator or None).
     """
 
+    display_name = "Online Bagging"
+
     fit_cost = FitCost(2.8e-6, ensemble=True)
 
     def _learn(self, X: np.ndarray, y: np.ndarray, rates: np.ndarray) -> None:
@@ -245,6 +247,8 @@ class OnlineBoosting(_OnlineEnsemble):
     ----------
     lambda_correct_, lambda_wrong_: λ_sc and λ_sw per member.
     """
+
+    display_name = "Online Boosting"
 
     fit_cost = FitCost(1.3e-5, ensemble=True, refreshes=True)
     """Fitted to the compiled loop of naive Bayes and stump members (members' own loop: about
@@ -318,6 +322,8 @@ class PrimedOnlineBoosting(OnlineBoosting):
     A lossy member (the online network) takes λ as the rate multiplier of one update per
     priming example. ``partial_fit`` on a stream has no N and does not prime.
     """
+
+    display_name = "Primed Online Boosting"
 
     _parameter_constraints = {
         **OnlineBoosting._parameter_constraints,

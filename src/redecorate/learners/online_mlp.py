@@ -94,6 +94,8 @@ class OnlineMLP(IncrementalClassifier, MLP):
     ``fit`` is one pass over the rows in the order given (so it is ``streamed``).
     """
 
+    display_name = "Neural Network"
+
     _parameter_constraints = {
         "updates_per_example": [POSITIVE_INT],
         **{key: MLP._parameter_constraints[key]

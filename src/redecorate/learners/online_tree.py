@@ -89,6 +89,8 @@ class OnlineTree(IncrementalClassifier):
     tree_: the J48 built from them (built lazily, when first needed after new data).
     """
 
+    display_name = "Decision Tree"
+
     _parameter_constraints = {key: J48._parameter_constraints[key]
                               for key in ("confidence", "min_instances", "unpruned")}
     fit_cost = FitCost(2.3e-8, engine="c45")

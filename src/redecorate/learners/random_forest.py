@@ -88,6 +88,8 @@ class RandomForest(EncodedClassifier):
     max_features_: the ``K`` actually used.
     """
 
+    display_name = "Random Forests"
+
     _parameter_constraints = {
         "n_estimators": [POSITIVE_INT],
         "max_features": [StrOptions({"weka"}), POSITIVE_INT, None],

@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 from redecorate.config import did_you_mean
 
-__all__ = ["ALGORITHMS", "UnknownAlgorithmError", "learner_class"]
+__all__ = ["ALGORITHMS", "UnknownAlgorithmError", "learner_class", "learner_display_name"]
 
 ALGORITHMS: Mapping[str, str] = MappingProxyType({
     "j48": "redecorate.learners.j48:J48",
@@ -64,6 +64,13 @@ def learner_class(name: str, where: str | None = None) -> type:
     if target is None:
         raise UnknownAlgorithmError(name if isinstance(name, str) else repr(name), where)
     return _imported(target)
+
+
+def learner_display_name(name: str) -> str | None:
+    """How the learner of registry name ``name`` names itself (its ``display_name``), or None
+    when ``name`` is not a registry name or its learner gives no name. Imports the learner."""
+    target = ALGORITHMS.get(name.strip().lower()) if isinstance(name, str) else None
+    return None if target is None else getattr(_imported(target), "display_name", None)
 
 
 @functools.cache

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from redecorate.learners.registry import learner_display_name
 from redecorate.stats.comparison import compare_algorithms, summarise_comparison
 
 __all__ = [
@@ -44,11 +45,6 @@ THESIS_DATASETS: tuple[str, ...] = (
 """The 15 datasets of Table 4.1, in the row order of Tables 4.2–4.5."""
 
 DISPLAY_NAMES: dict[str, str] = {
-    "decorate": "DECORATE",
-    "j48": "J48",
-    "bagging": "Bagging",
-    "adaboost": "AdaBoost",
-    "rf": "Random Forests",
     "decorate_unlabeled": "DECORATE (Unlabeled)",
     "decorate_sampled": "DECORATE (Sampled Artificial)",
     "decorate_uniform": "DECORATE (Uniform)",
@@ -80,11 +76,9 @@ DISPLAY_NAMES: dict[str, str] = {
     "decorate_random": "Random (DECORATE)",
     # §4.4, §4.8, §4.9 (ch4_diversity, ch4_base_learners, ch4_naive_bayes)
     "decorate_r10": "DECORATE (R_size 1.0)",
-    "mlp": "MLP",
     "decorate_mlp": "DECORATE (MLP)",
     "bagging_mlp": "Bagging (MLP)",
     "adaboost_mlp": "AdaBoost (MLP)",
-    "naive_bayes": "Naive Bayes",
     "decorate_nb": "DECORATE (Naive Bayes)",
     "bagging_nb": "Bagging (Naive Bayes)",
     "adaboost_nb": "AdaBoost (Naive Bayes)",
@@ -115,7 +109,9 @@ DISPLAY_NAMES: dict[str, str] = {
     "online_nn10": "Online Neural Net (10 updates)",
     "online_bagging_nn10": "Online Bagging (Neural Network, 10 updates)",
 }
-"""How the thesis's captions name each algorithm; unknown names are printed as given."""
+"""How the sources' captions name the systems of the shipped experiment files whose labels are
+not a learner's registry name (``decorate_100``, ``uncertainty_j48``); a label that is one
+is named by its learner (``display_name``), any other label is printed as given."""
 
 MISSING = "–"
 SUMMARY_LABELS: dict[str, str] = {
@@ -129,8 +125,12 @@ SUMMARY_LABELS: dict[str, str] = {
 
 
 def display_name(algorithm: str) -> str:
-    """The thesis's spelling of an algorithm name (``rf`` → ``Random Forests``)."""
-    return DISPLAY_NAMES.get(algorithm, algorithm)
+    """The sources' spelling of a system's label: :data:`DISPLAY_NAMES`, else the learner's
+    own name for a registry name (``rf`` → ``Random Forests``, a user's new learner as its
+    class says), else the label."""
+    if algorithm in DISPLAY_NAMES:
+        return DISPLAY_NAMES[algorithm]
+    return learner_display_name(algorithm) or algorithm
 
 
 def point_label(point: float) -> str:
