@@ -14,17 +14,16 @@ Report: :mod:`redecorate.report.feature_subsets`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from redecorate.config import ExperimentConfigError
-from redecorate.kinds.fitting import encoded, fold_learner, whole_fold_fit_seconds
+from redecorate.kinds.fitting import encoded, fit_encoded, learner_failures, whole_fold_fit_seconds
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Fold, Record, Unit
 from redecorate.kinds.report_keys import deferred_report, require_algorithms
-from redecorate.protocol.job import JobError, learner_seed
+from redecorate.protocol.job import learner_seed
 from redecorate.protocol.settings import JobSettings, KeyLayout
 
 __all__ = ["FEATURE_SUBSETS", "evaluate_sizes"]
@@ -101,15 +100,9 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
     sizes = _sizes(job)
     train, test = fold.train, fold.test
     seed = learner_seed(job.seed, fold.dataset.name, fold.run, fold.index, fold.algorithm, max(sizes))
-    try:
-        model = fold_learner(fold, seed)
-        tic = time.perf_counter()
-        model.fit_prepared(data.X[train], data.y[train], classes=data.classes, schema=data.schema,
-                           columns=data.columns)  # fmt: skip
-        fit_seconds = time.perf_counter() - tic
+    with learner_failures(fold.where()):
+        model, fit_seconds = fit_encoded(fold, seed, train)
         predictions = evaluate_sizes(model, data.X[test], sizes)
-    except Exception as exc:  # re-raised with context, never swallowed
-        raise JobError(f"learner failed at {fold.where()}: {type(exc).__name__}: {exc}") from exc
     single = not hasattr(model, "staged_predict_proba_prepared")
     return [Record(size, len(train), "accuracy", 100.0 * float(np.mean(predictions[size] == data.y[test])),
                    fit_seconds, 1 if single else size)

@@ -13,7 +13,8 @@ fits frames (``fit``: corrupted folds, pool-based DECORATE variants, foreign est
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +166,27 @@ class TrainingSet:
     pool: pd.DataFrame | None = None
 
 
+@contextmanager
+def learner_failures(where: str) -> Iterator[None]:
+    """Re-raise whatever a learner raises inside as the :class:`JobError` naming ``where``:
+    learners are designed to return a model for any non-empty training set, so a failure is
+    a bug to report with its place, never a NaN record or a bare traceback."""
+    try:
+        yield
+    except Exception as exc:  # re-raised with context, never swallowed
+        raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
+
+
+def fit_encoded(fold: Fold, seed: int, rows: np.ndarray) -> tuple[Any, float]:
+    """The unit's learner with ``seed``, fitted on the encoded training ``rows`` of the fold's
+    dataset, and the seconds the fit took."""
+    data = encoded(fold)
+    model = fold_learner(fold, seed)
+    tic = time.perf_counter()
+    model.fit_prepared(data.X[rows], data.y[rows], classes=data.classes, schema=data.schema, columns=data.columns)
+    return model, time.perf_counter() - tic
+
+
 def _fit_predict(fold: Fold, estimator: Any, data: TrainingSet) -> tuple[np.ndarray, Any, np.ndarray, float]:
     """Fit and predict the test set: (predictions, X_test as the learner saw it, y_test, seconds)."""
     if data.rows is not None and hasattr(estimator, "fit_prepared") and encodable(fold):
@@ -217,12 +239,10 @@ def fit_and_score(fold: Fold, point: float | int, n_train: int, data: TrainingSe
     """
     where = where or fold.where(point=point, n_train=n_train)
     seed = learner_seed(fold.job.seed, fold.dataset.name, fold.run, fold.index, fold.algorithm, point)
-    try:
+    with learner_failures(where):
         estimator = fold_learner(fold, seed)
         predicted, X_test, y_test, seconds = _fit_predict(fold, estimator, data)
         extra = _ensemble_metrics(estimator, X_test, y_test, metrics)
-    except Exception as exc:  # re-raised with context, never swallowed
-        raise JobError(f"learner failed at {where}: {type(exc).__name__}: {exc}") from exc
     y_all = fold.dataset.y
     if isinstance(y_all.dtype, pd.CategoricalDtype):
         unknown = set(predicted.tolist()) - set(y_all.cat.categories)

@@ -26,11 +26,18 @@ from typing import Any, ClassVar
 import numpy as np
 
 from redecorate.config import ExperimentConfigError
-from redecorate.kinds.fitting import encoded, fold_learner, unit_learner, whole_fold_fit_seconds
+from redecorate.kinds.fitting import (
+    encoded,
+    fit_encoded,
+    fold_learner,
+    learner_failures,
+    unit_learner,
+    whole_fold_fit_seconds,
+)
 from redecorate.kinds.kind import DatasetShape, ExperimentKind, ExperimentSpec, Fold, Record, Unit
 from redecorate.kinds.report_keys import deferred_report, require_algorithms
 from redecorate.learners.registry import learner_class
-from redecorate.protocol.job import JobError, learner_seed
+from redecorate.protocol.job import learner_seed
 from redecorate.protocol.seeds import seed_sequence
 from redecorate.protocol.settings import JobSettings, KeyLayout, KindSettings
 
@@ -158,15 +165,11 @@ def _evaluate_fold(fold: Fold) -> list[Record]:
         seed = learner_seed(job.seed, fold.dataset.name, fold.run, fold.index, f"{fold.algorithm}/{order}", 100)
         rows = train[stream_order(job.seed, fold.dataset.name, fold.run, fold.index, order, len(train))] \
             if streamed else train
-        try:
-            model = fold_learner(fold, seed)
+        with learner_failures(fold.where(order=order)):
+            model, fit_seconds = fit_encoded(fold, seed, rows)
             tic = time.perf_counter()
-            model.fit_prepared(data.X[rows], data.y[rows], classes=data.classes, schema=data.schema,
-                               columns=data.columns)  # fmt: skip
             predicted = np.argmax(model.predict_proba_prepared(data.X[test]), axis=1)
-            fit_seconds = time.perf_counter() - tic
-        except Exception as exc:  # re-raised with context, never swallowed
-            raise JobError(f"learner failed at {fold.where(order=order)}: {type(exc).__name__}: {exc}") from exc
+            fit_seconds += time.perf_counter() - tic  # the stream's test pass counted, as always
         accuracy = 100.0 * float(np.mean(predicted == data.y[test]))
         size = int(getattr(model, "n_estimators", 1) or 1)
         records.append(Record(100, len(train), "accuracy", accuracy, fit_seconds, size, extra={"order": order}))

@@ -203,10 +203,6 @@ class AttributeCounts:
         lo, hi = self.numeric_offsets[a], self.numeric_offsets[a + 1]
         return self.values[lo:hi], self.weights[lo:hi]
 
-    def nominal_table(self, a: int) -> np.ndarray:
-        """(declared values × classes) weights of nominal attribute ``nominal[a]`` (a view)."""
-        return self.counts[self.nominal_offsets[a]:self.nominal_offsets[a + 1]]
-
 
 class IncrementalClassifier(EncodedClassifier):
     """An :class:`EncodedClassifier` that learns from a stream of mini-batches.

@@ -31,10 +31,6 @@ def entropy(class_weights: np.ndarray) -> float:
     return float(-(p * np.log2(p)).sum())
 
 
-def _class_counts(y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
-    return np.bincount(y, weights=weights, minlength=n_classes)
-
-
 def _nominal_gain(x: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -> float:
     values = x.astype(np.int64)
     n_values = int(values.max()) + 1 if values.size else 0
