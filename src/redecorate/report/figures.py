@@ -54,6 +54,44 @@ def _cell_means(
     return grouped.agg(mean=("value", "mean"), n_train=("n_train", "mean")).reset_index()
 
 
+#: Where a point's label may go, in points from the point: beside it first, then above and below.
+LABEL_OFFSETS = ((3, 3), (3, -9), (-3, 3), (-3, -9), (3, 9), (-3, 9), (3, -15), (-3, -15), (8, 0), (-8, 0))
+
+
+def annotate_points(ax: Axes, points: Sequence[tuple[str, float, float]], *, fontsize: float = 7) -> list:
+    """Label each (name, x, y) point of a scatter, each label where it overlaps no label
+    placed before it (the first of :data:`LABEL_OFFSETS` that does; the first offset when
+    none does): datasets whose accuracies lie close together stay readable. Points are
+    placed in a fixed order (by y, then x, then name), so the figure is the same every time.
+    Call it after the axes' limits are set. Returns the text objects."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else None
+    if renderer is not None:
+        fig.canvas.draw()  # the layout and the equal aspect settle the points' places first
+    placed: list = []
+    texts = []
+    for name, x, y in sorted(points, key=lambda p: (p[2], p[1], p[0])):
+        text = None
+        for dx, dy in LABEL_OFFSETS:
+            candidate = ax.annotate(name, (x, y), fontsize=fontsize, xytext=(dx, dy), textcoords="offset points",
+                                    ha="left" if dx >= 0 else "right")  # fmt: skip
+            if renderer is None:
+                text = candidate
+                break
+            box = candidate.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed):
+                text = candidate
+                break
+            candidate.remove()
+        if text is None:  # nowhere free: the first place, as before
+            dx, dy = LABEL_OFFSETS[0]
+            text = ax.annotate(name, (x, y), fontsize=fontsize, xytext=(dx, dy), textcoords="offset points")
+        if renderer is not None:
+            placed.append(text.get_window_extent(renderer))
+        texts.append(text)
+    return texts
+
+
 def save_figure(fig: Figure, stem: str | PathLike[str], formats: Sequence[str]) -> list[Path]:
     """Save ``fig`` as ``stem.<fmt>`` for each format, without non-deterministic metadata."""
     base = Path(stem)
@@ -101,6 +139,7 @@ def scatter_plot(
         fig = new_figure((4.8, 4.8))
         ax = fig.add_subplot()
         shown: list[float] = []
+        labels: list[tuple[str, float, float]] = []
         for i, other in enumerate(others):
             if baseline not in wide or other not in wide:
                 continue
@@ -112,9 +151,7 @@ def scatter_plot(
                 label=f"vs {display_name(other)} ({len(pair)} datasets)",
             )
             if annotate:
-                for dataset, (x, y) in pair.iterrows():
-                    ax.annotate(str(dataset), (x, y), fontsize=7, xytext=(3, 3),
-                                textcoords="offset points")  # fmt: skip
+                labels += [(str(dataset), float(x), float(y)) for dataset, (x, y) in pair.iterrows()]
             shown += [*pair[other], *pair[baseline]]
         lo, hi = (min(shown), max(shown)) if shown else (0.0, 100.0)
         pad = max(1.0, 0.05 * (hi - lo))
@@ -127,6 +164,7 @@ def scatter_plot(
         ax.set_xlim(lim)
         ax.set_ylim(lim)
         ax.set_aspect("equal")
+        annotate_points(ax, labels)
         label = display_name(others[0]) if len(others) == 1 else "other learner"
         ax.set_xlabel(f"{metric.capitalize()} of {label} (%)")
         ax.set_ylabel(f"{metric.capitalize()} of {display_name(baseline)} (%)")

@@ -46,7 +46,7 @@ from redecorate.report.conclusions import (
     sign_agreement,
 )
 from redecorate.report.curves import ran_datasets
-from redecorate.report.figures import new_figure, outside_legend, save_figure
+from redecorate.report.figures import annotate_points, new_figure, outside_legend, save_figure
 from redecorate.report.published import read_disagreements, read_published
 from redecorate.report.replication_report import ReplicationReport
 from redecorate.report.tables import fmt, markdown_table
@@ -189,13 +189,12 @@ def _scatter_figures(stats: pd.DataFrame, settings: ReportSettings, figures: Pat
                 fig = new_figure((4.6, 4.8))
                 ax = fig.add_subplot()
                 ax.scatter(pair[batch], pair[online], label=f"{len(pair)} datasets")
-                for dataset, (x, y) in pair.iterrows():
-                    ax.annotate(str(dataset), (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
                 hi = max(5.0, float(pair.to_numpy().max()) * 1.05) if len(pair) else 50.0
                 ax.plot((0, hi), (0, hi), color="black", linewidth=0.8, linestyle="--", label="equal error")
                 ax.set_xlim(0, hi)
                 ax.set_ylim(0, hi)
                 ax.set_aspect("equal")
+                annotate_points(ax, [(str(d), float(x), float(y)) for d, (x, y) in pair.iterrows()])
                 ax.set_xlabel(f"Test error of {batch} (%)")
                 ax.set_ylabel(f"Test error of {online} (%)")
                 ax.set_title(f"{batch} vs {online}", fontsize=10)
