@@ -13,7 +13,7 @@ file rebuilds it, and no job.
 """
 
 from redecorate.layout import SLICE_MARK
-from redecorate.report.replication_index import FIGURES_DIR, REPORT_FILE
+from redecorate.report.replication_index import EXPLORER_FILE, FIGURES_DIR, REPORT_FILE
 
 REPLICATION_ROOT = (config["replication_records"] or RESULTS).rstrip("/")
 
@@ -54,6 +54,7 @@ rule replication_report:
     output:
         markdown=f"{REPLICATION_ROOT}/{REPORT_FILE}",
         figures=directory(f"{REPLICATION_ROOT}/{FIGURES_DIR}"),
+        explorer=f"{REPLICATION_ROOT}/{EXPLORER_FILE}",
         page=report(
             replication_target(),
             category="0. Replication report",

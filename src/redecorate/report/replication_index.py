@@ -63,6 +63,8 @@ REPORT_FILE = "REPLICATION.md"
 """At the root of the records it summarises (the results root, or ``reproduced/``)."""
 FIGURES_DIR = "replication_figures"
 """Beside it: one published-vs-reproduced scatter per section."""
+EXPLORER_FILE = "explore.html"
+"""Beside it too: every cell and curve on one page (:mod:`redecorate.report.explorer`)."""
 
 THESIS = "thesis"
 PILOT = "pilot"
@@ -101,6 +103,8 @@ class ReplicationIndex:
     """The scale the records were run at (see :func:`build_index`)."""
     root: str = ""
     """The records root the report was made from (``reproduced`` for the committed records)."""
+    curves: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Every experiment's mean accuracy by (dataset, algorithm, point): the explorer's curves."""
 
     @property
     def scored(self) -> tuple[Row, ...]:
@@ -256,7 +260,12 @@ def build_index(items: Sequence[PublishedItem], experiments: Mapping[str, Experi
                 verdict = f"{NOT_COMPARABLE}: {run_scale} scale"
         rows.append(Row(item, scale, verdict, on_evidence, measures, evidence, _links(root, item),
                         notes.get((item.source, item.item), "")))
-    return ReplicationIndex(tuple(rows), tuple(experiments), run_scale, str(root))
+    # the report package's own module, loaded here alone: parsing the workflow needs none of it
+    from redecorate.report.explorer import curve_summary
+
+    summaries = [c for c in (curve_summary(name, e.records) for name, e in experiments.items()) if len(c)]
+    curves = pd.concat(summaries, ignore_index=True) if summaries else pd.DataFrame()
+    return ReplicationIndex(tuple(rows), tuple(experiments), run_scale, str(root), curves)
 
 
 def summary_line(index: ReplicationIndex) -> str:
@@ -566,6 +575,9 @@ def write_report(index: ReplicationIndex, root: str | os.PathLike[str], *,
     text = render_index(index)
     written = [atomic_write(root / REPORT_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))]
     written += [root / FIGURES_DIR / p.name for p in drawn]
+    from redecorate.report.explorer import write_explorer  # plotly, for this page alone
+
+    written.append(write_explorer(index, index.curves, summary_line(index), root / EXPLORER_FILE))
     if page is not None:
         html = markdown_to_html(text, "Replication report", images=root)
         written.append(atomic_write(page, lambda tmp: tmp.write_text(html, encoding="utf-8")))
