@@ -21,6 +21,7 @@ from redecorate.kinds.jobs import DEFAULT_TARGET_SECONDS, plan_experiment, plann
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = REPO / "workflow" / "schemas" / "experiment.schema.yaml"
+MIRROR = "../shared/datasets/uci"
 
 
 @pytest.fixture(scope="module")
@@ -61,18 +62,42 @@ def test_the_readme_table_states_the_planned_jobs_and_hours(plans) -> None:
     assert checked >= len(plans) - 1, "the table must state the plan of (nearly) every experiment"
 
 
-def test_the_readme_totals_are_the_plans(plans) -> None:
-    text = " ".join((REPO / "README.md").read_text().split())
-    total = sum(p["hours"] for p in plans.values())
-    online = plans["oza_online_boosting"]["hours"] + plans["oza_online_nn"]["hours"]
-    match = re.search(r"about ([\d,]+) CPU-hours by the plan .*?, ([\d,]+) of them the thesis scale of "
-                      r"`oza_online_boosting` and `oza_online_nn`.*?the rest about (\d+)", text)
-    assert match, "the README's plan totals were not found"
-    assert _number(match.group(1)) == round(total, -1)
-    assert _number(match.group(2)) == round(online, -1)
-    assert _number(match.group(3)) == round(total - online)
+def _plan_hours(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, str]:
+    """``python3 -m redecorate.plan`` with ``args``: its "CPU h, all (plan)" column (what the
+    plan prices, recorded units or not) by experiment and ``total``, as printed."""
+    from redecorate.plan import main
+
+    assert main([*args, "--repo", str(REPO)]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("| experiment"))
+    column = [c.strip() for c in header.strip("|").split("|")].index("CPU h, all (plan)")
+    return {cells[0].strip("`*"): cells[column] for line in out.splitlines()
+            if line.startswith(("| `", "| **total**")) for cells in [[c.strip() for c in line.strip("|").split("|")]]}
+
+
+@pytest.mark.skipif(not (REPO / MIRROR).is_dir(), reason=f"ARFF mirror not found at {REPO / MIRROR}")
+def test_the_readme_totals_are_what_the_commands_beside_them_print(plans, capsys, monkeypatch) -> None:
+    """Each total is quoted beside the plan command that gives it; the command is run here."""
+    monkeypatch.chdir(REPO)
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    everything = sum(p["hours"] for p in plans.values())
+    offline_rows = _plan_hours(capsys, f"data_mirror={MIRROR}")  # an experiment's row is its plan alone
+    offline = _number(offline_rows["total"])
     passive = plans["ch4_passive"]
-    assert f"= {passive['units']} units of work (10 folds × 10 curve points each), packed into {passive['jobs']} jobs" in text
+    expected = [
+        f"= {passive['units']} units of work (10 folds × 10 curve points each), packed into {passive['jobs']} jobs, "
+        f"{offline_rows['ch4_passive']} CPU-hours by the plan (`python3 -m redecorate.plan experiments=[ch4_passive] "
+        f"data_mirror={MIRROR}`",
+        f"all experiments together are {everything:,.1f} CPU-hours by the plan (`python3 -m redecorate.plan`;",
+        f"{offline:,.1f} of them offline (`python3 -m redecorate.plan data_mirror={MIRROR}`",
+        f"the other {everything - offline:,.1f} are those datasets'",
+        f"{offline_rows['ch8_afa']} CPU h by the plan command, which prices each fold from its own masked rows "
+        f"(`python3 -m redecorate.plan experiments=[ch8_afa] data_mirror={MIRROR} --by-dataset`; without the "
+        f"mirror it prices from the registry's sizes: {plans['ch8_afa']['hours']:.1f};",
+    ]
+    missing = [quoted for quoted in expected if quoted not in text]
+    assert not missing, "README figures that the commands no longer print:\n" + "\n".join(missing)
+    assert not re.search(r"about \d+ CPU-hours by the plan", text)
 
 
 def test_operations_and_performance_state_the_plans(plans) -> None:
